@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// Swift 6.0 is the Pi's compiler (Debian trixie's swiftlang 6.0.3): nothing newer may be used.
+import PackageDescription
+
+let package = Package(
+    name: "AnchorAlert",
+    products: [
+        .executable(name: "anchor-alert", targets: ["Appliance"]),
+        .executable(name: "anchor-bench", targets: ["Bench"]),
+    ],
+    targets: [
+        // The watch: states, evidence rules, decisions, words. Standard library only.
+        .target(name: "WatchCore", linkerSettings: [.linkedLibrary("m")]),
+        // Readers for recorded GPS logs (NMEA 0183, gpsd JSON). Standard library only.
+        .target(name: "Recordings", dependencies: ["WatchCore"]),
+        // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
+        .target(name: "Journal", dependencies: ["WatchCore"]),
+        // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
+        .target(name: "Signals", dependencies: ["WatchCore"]),
+
+        // C libraries, each behind one thin wrapper file in Drivers.
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The only code that knows whether libgpiod's v1 or v2 API is present.
+        .target(name: "CGPIOShim", linkerSettings: [.linkedLibrary("gpiod")]),
+
+        // Real and simulated devices, each a small protocol the event loop polls.
+        .target(
+            name: "Drivers",
+            dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CSystemd", "CGPIOShim"]
+        ),
+        // The binary: event loop, configuration, command-line surfaces.
+        .executableTarget(
+            name: "Appliance",
+            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers"]
+        ),
+        // Detection and cost benchmarks: the watch core against peers' rules.
+        .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
+
+        .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
+    ]
+)

@@ -1,0 +1,1 @@
+print("anchor-alert: the event loop arrives with issue 2")

@@ -1,0 +1,1 @@
+print("anchor-bench: benchmarks arrive with issue 8")

@@ -1,0 +1,44 @@
+import WatchCore
+
+/// One descriptor the event loop polls, with the poll(2) events wanted.
+public struct PollRequest: Hashable, Sendable {
+    public var fd: Int32
+    public var events: Int16
+    public init(fd: Int32, events: Int16) {
+        self.fd = fd
+        self.events = events
+    }
+}
+
+/// Something the event loop polls: every input driver is one. The loop calls `pollRequests()`
+/// before each poll (descriptors may change across reconnects), and `service` when one of its
+/// descriptors is ready or its deadline has passed. `service` reads a bounded batch and never
+/// blocks.
+public protocol Pollable: AnyObject {
+    func pollRequests() -> [PollRequest]
+    /// `ready` holds this source's descriptors with their returned events (empty on a deadline).
+    func service(ready: [PollRequest], now: Instant) -> [Event]
+    /// When this source needs servicing even with no I/O (backoff, staleness), if ever.
+    func nextDeadline() -> Instant?
+}
+
+/// The buzzer: one output line. Patterns are timed by the loop's timer, never by sleeping.
+public protocol BuzzerLine: AnyObject {
+    func set(on: Bool)
+}
+
+/// The LED ring: shows one frame of pixels (already rendered and gamma-corrected).
+public protocol RingOutput: AnyObject {
+    func show(_ pixels: [RGB]) throws
+}
+
+/// One pixel, 8 bits per channel, after gamma and brightness.
+public struct RGB: Hashable, Sendable {
+    public var r: UInt8, g: UInt8, b: UInt8
+    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
+        self.r = r
+        self.g = g
+        self.b = b
+    }
+    public static let black = RGB(0, 0, 0)
+}

@@ -1,0 +1,82 @@
+/// Every sentence the box says about the watch, in the product's words: sentence case,
+/// "Label: consequence", meters, one phrase per state, no em dashes.
+public enum Copy {
+    public static func verdict(_ kind: PositionVerdict.Kind) -> String {
+        switch kind {
+        case .noAnchor: "No anchor"
+        case .holding: "Holding"
+        case .checking: "Checking"
+        case .dragging: "Dragging"
+        case .cantJudge: "Can't judge"
+        }
+    }
+
+    public static func alarm(_ alarm: AlarmState, now: Instant) -> String {
+        switch alarm {
+        case .off: "Alarm off"
+        case .armed: "Alarm on"
+        case .ringing: "Alarm"
+        case .snoozed(let until, _): "Snoozing \(countdown(until - now))"
+        }
+    }
+
+    public static func cantJudge(_ reason: CantJudgeReason) -> String {
+        switch reason {
+        case .noReading: "No GPS reading yet"
+        case .noFix: "GPS has no fix"
+        case .stale: "GPS reading is old"
+        case .poorAccuracy: "GPS accuracy is too poor for the alert radius"
+        case .implausible: "GPS reading jumped further than a boat can move"
+        }
+    }
+
+    /// The one line that says whether, and why not, the alarm could ring right now.
+    public static func wontRing(verdict: PositionVerdict, alarm: AlarmState, now: Instant) -> String {
+        switch (alarm, verdict) {
+        case (.ringing, _): return "Ringing: snooze it or slide the switch off"
+        case (.snoozed(let until, _), _): return "Won't ring: snoozed for \(countdown(until - now))"
+        case (_, .noAnchor): return "Won't ring: no anchor marked"
+        case (.off, _): return "Won't ring: alarm is off"
+        case (.armed, .cantJudge): return "Won't ring: GPS can't judge a drag"
+        case (.armed, .checking): return "Rings unless the boat comes back"
+        case (.armed, .dragging): return "Rings now"
+        case (.armed, .holding): return "Rings if the boat drags"
+        }
+    }
+
+    public static func refusal(_ refusal: Refusal, settings: WatchSettings = WatchSettings()) -> String {
+        switch refusal {
+        case .noAnchor: "Can't arm: no anchor marked"
+        case .armedRelease: "Can't release: turn the alarm off to release the anchor"
+        case .armedMark: "Can't mark: turn the alarm off to move the anchor"
+        case .noGoodFix: "Can't mark: wait for a steady GPS reading"
+        case .wrongEpisode: "Can't snooze: that alarm was already answered"
+        case .notRinging: "Can't snooze: the alarm is not ringing"
+        case .radiusOutOfRange:
+            "Alert radius: choose \(Int(settings.radiusRange.lowerBound)) to \(Int(settings.radiusRange.upperBound)) meters"
+        case .markTooFar: "Can't mark: the anchor must be within \(settings.markMaxOffset) of the boat"
+        }
+    }
+
+    public static func receipt(_ receipt: Receipt, now: Instant) -> String {
+        switch receipt.decision {
+        case .arm: "Alarm on"
+        case .disarm: "Alarm off"
+        case .mark: "Anchor marked at \(receipt.anchor.map { $0.description } ?? "?")"
+        case .release: "Anchor released"
+        case .snooze: "Snoozed for \(countdown((receipt.until ?? now) - now))"
+        case .setRadius: "Alert radius: \(receipt.radius)"
+        }
+    }
+
+    public static func gpsLostFault(for grace: Duration) -> String {
+        "GPS: no usable GPS reading for \(countdown(grace)), can't judge a drag"
+    }
+
+    /// m:ss, with mono-digit-friendly zero padding.
+    public static func countdown(_ d: Duration) -> String {
+        let total = max(0, Int(d.seconds.rounded(.up)))
+        let s = total % 60
+        return "\(total / 60):\(s < 10 ? "0" : "")\(s)"
+    }
+}

@@ -1,0 +1,53 @@
+/// An input that changes what the box guards. Only the journal's durable record resolves it:
+/// the shell confirms an accepted decision (chirp, receipt) after the record is synced.
+public enum Decision: Hashable, Sendable {
+    case arm
+    case disarm
+    case mark(MarkRequest)
+    case release
+    /// Names the alarm episode it answers; refused for any other.
+    case snooze(episode: Int)
+    case setRadius(Meters)
+
+    public var name: String {
+        switch self {
+        case .arm: "arm"
+        case .disarm: "disarm"
+        case .mark: "mark"
+        case .release: "release"
+        case .snooze: "snooze"
+        case .setRadius: "radius"
+        }
+    }
+}
+
+public enum MarkRequest: Hashable, Sendable {
+    /// Where the boat is now: the mean of the last few good fixes.
+    case here
+    /// A bearing (degrees true) and distance from where the boat is now.
+    case offset(bearing: Double, distance: Meters)
+    /// A known position (for example where the boat was some time ago, from the journal's track).
+    case at(Coordinate)
+}
+
+/// Why a decision was refused, with the one line the skipper reads.
+public enum Refusal: String, Hashable, Sendable, CaseIterable {
+    case noAnchor = "no_anchor"
+    case armedRelease = "armed_release"
+    case armedMark = "armed_mark"
+    case noGoodFix = "no_good_fix"
+    case wrongEpisode = "wrong_episode"
+    case notRinging = "not_ringing"
+    case radiusOutOfRange = "radius_out_of_range"
+    case markTooFar = "mark_too_far"
+}
+
+/// What an accepted decision changed, for the receipt and the journal.
+public struct Receipt: Hashable, Sendable {
+    public var decision: Decision
+    public var anchor: Coordinate?
+    public var radius: Meters
+    public var alarm: AlarmState
+    /// The snooze's end, for a snooze.
+    public var until: Instant?
+}

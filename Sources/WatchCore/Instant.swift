@@ -1,0 +1,40 @@
+/// A point on the box's one monotonic clock (CLOCK_MONOTONIC in the shell, a manual clock in tests).
+///
+/// The core never reads a clock: every event arrives with its `Instant`. Wall time is used only to
+/// stamp records, because a Pi has no battery-backed clock and its wall time can jump at boot.
+public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+
+    public static let zero = Instant(nanoseconds: 0)
+
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
+
+    public static func + (a: Instant, d: Duration) -> Instant {
+        Instant(nanoseconds: a.nanoseconds &+ d.nanoseconds)
+    }
+    public static func - (a: Instant, d: Duration) -> Instant {
+        Instant(nanoseconds: a.nanoseconds &- d.nanoseconds)
+    }
+    public static func - (a: Instant, b: Instant) -> Duration {
+        .nanoseconds(a.nanoseconds &- b.nanoseconds)
+    }
+
+    public var description: String { "\(seconds)s" }
+}
+
+extension Duration {
+    /// Whole nanoseconds, saturating; a watch never deals in spans beyond a few weeks.
+    public var nanoseconds: Int64 {
+        let (s, atto) = components
+        return s &* 1_000_000_000 &+ atto / 1_000_000_000
+    }
+
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    public static func seconds(_ s: Double) -> Duration { .nanoseconds(Int64((s * 1e9).rounded())) }
+}

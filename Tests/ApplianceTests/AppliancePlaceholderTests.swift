@@ -1,0 +1,2 @@
+import XCTest
+final class AppliancePlaceholderTests: XCTestCase { func testBuilds() {} }

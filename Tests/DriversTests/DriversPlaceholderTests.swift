@@ -1,0 +1,2 @@
+import XCTest
+final class DriversPlaceholderTests: XCTestCase { func testBuilds() {} }

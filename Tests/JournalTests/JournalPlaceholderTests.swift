@@ -1,0 +1,2 @@
+import XCTest
+final class JournalPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class RecordingsPlaceholderTests: XCTestCase { func testBuilds() {} }

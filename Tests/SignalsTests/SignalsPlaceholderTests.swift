@@ -1,0 +1,2 @@
+import XCTest
+final class SignalsPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,2 @@
+import XCTest
+final class WatchCorePlaceholderTests: XCTestCase { func testBuilds() {} }
