@@ -1,3 +1,4 @@
+import Signals
 import WatchCore
 
 /// One descriptor the event loop polls, with the poll(2) events wanted.
@@ -30,15 +31,4 @@ public protocol BuzzerLine: AnyObject {
 /// The LED ring: shows one frame of pixels (already rendered and gamma-corrected).
 public protocol RingOutput: AnyObject {
     func show(_ pixels: [RGB]) throws
-}
-
-/// One pixel, 8 bits per channel, after gamma and brightness.
-public struct RGB: Hashable, Sendable {
-    public var r: UInt8, g: UInt8, b: UInt8
-    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8) {
-        self.r = r
-        self.g = g
-        self.b = b
-    }
-    public static let black = RGB(0, 0, 0)
 }
