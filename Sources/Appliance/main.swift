@@ -3,27 +3,29 @@ import Glibc
 #endif
 
 /// Every command of the one binary. Add a line here for a new command.
-let allCommands: [any Command.Type] = [
-]
+enum CommandTable {
+    static let all: [any Command.Type] = [
+    ]
 
-func printUsage() {
-    print("Usage: anchor-alert <command> [options]\n\nCommands:")
-    for c in allCommands { print("  \(c.name.padding(12))\(c.summary)") }
-    print("\nRun anchor-alert <command> --help for a command's options.")
+    static func printUsage() {
+        print("Usage: anchor-alert <command> [options]\n\nCommands:")
+        for c in all { print("  \(c.name.padded(12))\(c.summary)") }
+        print("\nRun anchor-alert <command> --help for a command's options.")
+    }
 }
 
 extension String {
-    func padding(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+    func padded(_ width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
 }
 
 let argv = Array(CommandLine.arguments.dropFirst())
 guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
-    printUsage()
+    CommandTable.printUsage()
     exit(argv.isEmpty ? ExitCode.usage : ExitCode.ok)
 }
-guard let command = allCommands.first(where: { $0.name == name }) else {
-    fputs("anchor-alert: unknown command \"\(name)\"\n", stderr)
-    printUsage()
+guard let command = CommandTable.all.first(where: { $0.name == name }) else {
+    Console.error("anchor-alert: unknown command \"\(name)\"")
+    CommandTable.printUsage()
     exit(ExitCode.usage)
 }
 let rest = Array(argv.dropFirst())
