@@ -1,0 +1,213 @@
+import WatchCore
+
+/// What the box says now, as one file other processes read (`status.json` in the runtime
+/// directory). Readers never compute the watch's state: every word below was decided by the
+/// box. The snapshot carries its own frame: when it was written and until when it may be
+/// believed; past that, a reader says the box is not answering instead of repeating it.
+struct StatusSnapshot: Hashable, Sendable {
+    static let format = "anchor-alert-status"
+    static let version = 1
+
+    /// Who wrote it: a reader on the same boot compares monotonic clocks (immune to the wall
+    /// clock jumping at boot) and checks the pid is still alive.
+    struct Writer: Hashable, Sendable {
+        var bootID: String
+        var pid: Int32
+        /// The writer's CLOCK_MONOTONIC at the write, seconds.
+        var monotonic: Double
+    }
+
+    struct Position: Hashable, Sendable {
+        var verdict: PositionVerdict.Kind
+        /// The one phrase for the state: Holding, Checking, Dragging, Can't judge, No anchor.
+        var says: String
+        var progress: Double?
+        var cantJudge: CantJudgeReason?
+        var cantJudgeSays: String?
+    }
+
+    struct Alarm: Hashable, Sendable {
+        var state: AlarmState.Kind
+        var says: String
+        /// The episode a snooze must name, while ringing or snoozed.
+        var episode: Int?
+        var snoozedUntil: WallTime?
+    }
+
+    struct GPS: Hashable, Sendable {
+        /// When the last GPS reading (usable or not) arrived, on the wall clock.
+        var readingAt: WallTime?
+        var accuracy: Meters?
+    }
+
+    var writer: Writer
+    var writtenAt: WallTime
+    var validUntil: WallTime
+    var position: Position
+    var alarm: Alarm
+    /// "Won't ring: alarm is off", "Rings unless the boat comes back"...
+    var wontRing: String
+    var anchor: Coordinate?
+    var radius: Meters
+    var distance: Meters?
+    var gps: GPS
+    var faults: [Fault]
+    var faultSounding: Bool
+    /// The Systems Check as the box ran it.
+    var checks: [SystemsCheck.Row]
+
+    /// How long past `writtenAt` a snapshot stays believable: the writer's steady interval
+    /// twice over plus slack for one slow turn (a journal sync on a tired SD card).
+    static func validity(interval: Duration) -> Duration { interval * 2 + .seconds(15) }
+}
+
+extension StatusSnapshot {
+    /// Builds the snapshot from what the watch says at `now` (monotonic) and `wall` (the same
+    /// moment on the wall clock). Times that are monotonic in the watch become wall times
+    /// here, so a reader in another process can use them.
+    init(
+        status: WatchStatus, now: Instant, wall: WallTime, writer: Writer, validFor: Duration,
+        checks: [SystemsCheck.Row]
+    ) {
+        var validUntil = wall + validFor
+        var snoozedUntil: WallTime?
+        if case .snoozed(let until, _) = status.alarm {
+            let end = wall + (until - now)
+            snoozedUntil = end
+            // At the snooze's end the box decides again; until it has written that, this
+            // snapshot must not be believed.
+            validUntil = min(validUntil, end + .seconds(5))
+        }
+        var progress: Double?
+        var reason: CantJudgeReason?
+        switch status.verdict {
+        case .checking(let p): progress = p
+        case .cantJudge(let r): reason = r
+        default: break
+        }
+        self.init(
+            writer: writer, writtenAt: wall, validUntil: validUntil,
+            position: Position(
+                verdict: status.verdict.kind, says: Copy.verdict(status.verdict.kind), progress: progress,
+                cantJudge: reason, cantJudgeSays: reason.map(Copy.cantJudge)),
+            alarm: Alarm(
+                state: status.alarm.kind, says: Copy.alarm(status.alarm, now: now), episode: status.alarm.episode,
+                snoozedUntil: snoozedUntil),
+            wontRing: status.wontRing,
+            anchor: status.anchor, radius: status.radius, distance: status.distance,
+            gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
+            faults: status.faults, faultSounding: status.faultSounding, checks: checks)
+    }
+
+    /// The part whose change is worth a write: what a reader would print differently. The
+    /// frame, the reading's arrival time and sub-meter wobble of the distance are left out, so
+    /// a holding box writes at its steady rate, not on every fix.
+    var content: JSON {
+        var c = json
+        guard case .object(var fields) = c else { return c }
+        fields.removeAll { ["box", "written_at", "valid_until", "gps"].contains($0.0) }
+        fields.removeAll { $0.0 == "distance_m" }
+        fields.append(("distance_whole_m", .int(distance.map { Int($0.value.rounded()) }) ?? .null))
+        fields.append(("accuracy_whole_m", .int(gps.accuracy.map { Int($0.value.rounded()) }) ?? .null))
+        fields.append(("progress_step", .int(position.progress.map { Int(($0 * 20).rounded()) }) ?? .null))
+        c = .object(fields)
+        return c
+    }
+}
+
+// MARK: - Encoding
+
+extension StatusSnapshot {
+    var json: JSON {
+        .object([
+            ("format", .string(Self.format)),
+            ("version", .int(Self.version)),
+            ("box", .object([
+                ("boot_id", .string(writer.bootID)),
+                ("pid", .int(Int(writer.pid))),
+                ("monotonic_s", .number(writer.monotonic)),
+            ])),
+            ("written_at", .number(writtenAt.seconds)),
+            ("valid_until", .number(validUntil.seconds)),
+            ("position", JSON.object([
+                ("verdict", .string(position.verdict.rawValue)),
+                ("says", .string(position.says)),
+                ("progress", .number(position.progress)),
+                ("cant_judge", .string(position.cantJudge?.rawValue)),
+                ("cant_judge_says", .string(position.cantJudgeSays)),
+            ])),
+            ("alarm", JSON.object([
+                ("state", .string(alarm.state.rawValue)),
+                ("says", .string(alarm.says)),
+                ("episode", .int(alarm.episode)),
+                ("snoozed_until", .number(alarm.snoozedUntil?.seconds)),
+            ])),
+            ("wont_ring", .string(wontRing)),
+            ("anchor", anchor.map { .object([("lat", .number($0.latitude)), ("lon", .number($0.longitude))]) }),
+            ("alert_radius_m", .number(radius.value)),
+            ("distance_m", .number(distance?.value)),
+            ("gps", JSON.object([
+                ("reading_at", .number(gps.readingAt?.seconds)),
+                ("accuracy_m", .number(gps.accuracy?.value)),
+            ])),
+            ("faults", .array(faults.map {
+                .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
+            })),
+            ("fault_sounding", .bool(faultSounding)),
+            ("checks", .array(checks.map(\.json))),
+        ] as [(String, JSON?)])
+    }
+
+    struct DecodeError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(json: JSON) throws {
+        func need<T>(_ v: T?, _ what: String) throws -> T {
+            guard let v else { throw DecodeError(description: "snapshot: \(what) missing or malformed") }
+            return v
+        }
+        guard json["format"]?.string == Self.format else { throw DecodeError(description: "not an anchor-alert status file") }
+        guard json["version"]?.int == Self.version else {
+            throw DecodeError(description: "status file version \(json["version"]?.int ?? 0) is not \(Self.version)")
+        }
+        let box = try need(json["box"], "box")
+        writer = Writer(
+            bootID: try need(box["boot_id"]?.string, "box.boot_id"),
+            pid: Int32(try need(box["pid"]?.int, "box.pid")),
+            monotonic: try need(box["monotonic_s"]?.double, "box.monotonic_s"))
+        writtenAt = WallTime(seconds: try need(json["written_at"]?.double, "written_at"))
+        validUntil = WallTime(seconds: try need(json["valid_until"]?.double, "valid_until"))
+        let p = try need(json["position"], "position")
+        position = Position(
+            verdict: try need(p["verdict"]?.string.flatMap(PositionVerdict.Kind.init(rawValue:)), "position.verdict"),
+            says: try need(p["says"]?.string, "position.says"),
+            progress: p["progress"]?.double,
+            cantJudge: p["cant_judge"]?.string.flatMap(CantJudgeReason.init(rawValue:)),
+            cantJudgeSays: p["cant_judge_says"]?.string)
+        let a = try need(json["alarm"], "alarm")
+        alarm = Alarm(
+            state: try need(a["state"]?.string.flatMap(AlarmState.Kind.init(rawValue:)), "alarm.state"),
+            says: try need(a["says"]?.string, "alarm.says"),
+            episode: a["episode"]?.int,
+            snoozedUntil: a["snoozed_until"]?.double.map(WallTime.init(seconds:)))
+        wontRing = try need(json["wont_ring"]?.string, "wont_ring")
+        if let an = json["anchor"] {
+            anchor = try need(
+                Coordinate.validated(latitude: an["lat"]?.double ?? .nan, longitude: an["lon"]?.double ?? .nan), "anchor")
+        } else {
+            anchor = nil
+        }
+        radius = Meters(try need(json["alert_radius_m"]?.double, "alert_radius_m"))
+        distance = json["distance_m"]?.double.map { Meters($0) }
+        let g = json["gps"]
+        gps = GPS(readingAt: g?["reading_at"]?.double.map(WallTime.init(seconds:)),
+                  accuracy: g?["accuracy_m"]?.double.map { Meters($0) })
+        faults = try (json["faults"]?.array ?? []).map { f in
+            Fault(try need(f["kind"]?.string.flatMap(FaultKind.init(rawValue:)), "fault.kind"),
+                  try need(f["says"]?.string, "fault.says"), pushes: f["pushes"]?.bool ?? true)
+        }
+        faultSounding = json["fault_sounding"]?.bool ?? false
+        checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
+    }
+}

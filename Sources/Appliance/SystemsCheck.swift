@@ -1,0 +1,201 @@
+import WatchCore
+
+/// The Systems Check: one row per component, each a question whose good answer is Yes.
+/// `unknown` is its own status, never a synonym for failing or for ok: a row the checker could
+/// not answer says so. The running box and `anchor-alert check` build rows with the same code.
+enum SystemsCheck {
+    enum Status: String, Hashable, Sendable, CaseIterable, Comparable {
+        case failing, attention, unknown, ok
+
+        static func < (a: Status, b: Status) -> Bool {
+            allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        }
+
+        var says: String {
+            switch self {
+            case .ok: "Ok"
+            case .attention: "Attention"
+            case .failing: "Failing"
+            case .unknown: "Unknown"
+            }
+        }
+    }
+
+    enum Component: String, Hashable, Sendable, CaseIterable {
+        case box
+        case gpsReading = "gps_reading"
+        case gpsd
+        case receiver
+        case buzzer
+        case armSwitch = "arm_switch"
+        case button
+        case ledRing = "led_ring"
+        case siren
+        case journal
+        case journalSpace = "journal_space"
+        case power
+        case clock
+        case watchdog
+        case configuration
+
+        /// Yes is always the good answer.
+        var question: String {
+            switch self {
+            case .box: "Is the box answering?"
+            case .gpsReading: "Is the GPS reading fresh?"
+            case .gpsd: "Is gpsd answering?"
+            case .receiver: "Is the GPS receiver connected?"
+            case .buzzer: "Can the buzzer sound?"
+            case .armSwitch: "Can the box read the arm switch?"
+            case .button: "Can the box read the button?"
+            case .ledRing: "Can the LED ring show the watch?"
+            case .siren: "Can the siren sound?"
+            case .journal: "Is the log saving?"
+            case .journalSpace: "Has the log room to grow?"
+            case .power: "Is the power supply steady?"
+            case .clock: "Is the clock set?"
+            case .watchdog: "Is the watchdog watching the box?"
+            case .configuration: "Is the configuration file good?"
+            }
+        }
+
+        /// The fault kind a failing row of this component raises on the box, and the kind
+        /// whose fault makes this row fail.
+        var faultKind: FaultKind? {
+            switch self {
+            case .box: nil
+            case .gpsReading: .gpsLost
+            case .gpsd: .gpsd
+            case .receiver: .receiver
+            case .buzzer: .buzzer
+            case .armSwitch: .armSwitch
+            case .button: .button
+            case .ledRing: .ledRing
+            case .siren: .siren
+            case .journal, .journalSpace: .journal
+            case .power: .power
+            case .clock: .clock
+            case .watchdog: .watchdog
+            case .configuration: .config
+            }
+        }
+
+        /// What the skipper can do about a failing row of this component, in the imperative.
+        var remedy: String? {
+            switch self {
+            case .box: "Check the box has power, then run anchor-alert status"
+            case .gpsReading: "Give the GPS antenna a clear view of the sky"
+            case .gpsd: "Restart the box"
+            case .receiver: "Plug the GPS receiver back in"
+            case .buzzer: "Check the buzzer's wires"
+            case .armSwitch: "Check the arm switch's wires"
+            case .button: "Check the button's wires"
+            case .ledRing: "Check the LED ring's cable"
+            case .siren: "Check the speaker and its cable"
+            case .journal: "Restart the box; if it stays, replace the SD card"
+            case .journalSpace: "Export and delete old nights: anchor-alert export"
+            case .power: "Use a stronger power supply or a thicker cable"
+            case .clock: "Let the box see a GPS fix or a network to set its clock"
+            case .watchdog: nil
+            case .configuration: "Fix the line the fault names, then restart the box"
+            }
+        }
+    }
+
+    struct Row: Hashable, Sendable {
+        var component: Component
+        var status: Status
+        /// The line under the question: "Yes: ..." or "No: ..." or "Can't tell: ...".
+        var answer: String
+        /// Only where the skipper can apply one.
+        var remedy: String?
+
+        init(_ component: Component, _ status: Status, _ answer: String, remedy: String? = nil) {
+            self.component = component
+            self.status = status
+            self.answer = answer
+            self.remedy = status == .ok || status == .unknown && remedy == nil ? nil : (remedy ?? component.remedy)
+        }
+
+        var question: String { component.question }
+
+        var json: JSON {
+            .object([
+                ("component", .string(component.rawValue)),
+                ("question", .string(question)),
+                ("status", .string(status.rawValue)),
+                ("answer", .string(answer)),
+                ("remedy", .string(remedy)),
+            ] as [(String, JSON?)])
+        }
+
+        init(json: JSON) throws {
+            guard let c = json["component"]?.string.flatMap(Component.init(rawValue:)),
+                let s = json["status"]?.string.flatMap(Status.init(rawValue:)),
+                let a = json["answer"]?.string
+            else { throw StatusSnapshot.DecodeError(description: "snapshot: a Systems Check row is malformed") }
+            component = c
+            status = s
+            answer = a
+            remedy = json["remedy"]?.string
+        }
+    }
+}
+
+extension SystemsCheck {
+    /// The rows the running box knows: from its watch status and the components it drives.
+    /// `fitted` lists the components this box has (a box with no speaker has no siren); a
+    /// fitted component with no fault is Yes, because its driver raises a fault when it fails.
+    static func boxRows(status: WatchStatus, fitted: Set<Component>, local: [Row]) -> [Row] {
+        var rows: [Row] = [Row(.box, .ok, "Yes")]
+        let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
+        rows.append(gpsRow(status: status, fault: faults[.gpsLost]))
+        let localByComponent = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
+        for c in Component.allCases where c != .box && c != .gpsReading {
+            if let row = localByComponent[c] { rows.append(row); continue }
+            if let kind = c.faultKind, let fault = faults[kind], c != .journalSpace {
+                rows.append(Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)"))
+            } else if fitted.contains(c) {
+                rows.append(Row(c, .ok, "Yes"))
+            } else if c == .siren {
+                rows.append(Row(c, .ok, "No siren fitted: the buzzer rings alone"))
+            } else {
+                rows.append(Row(c, .unknown, "Can't tell: the box does not check this"))
+            }
+        }
+        return rows
+    }
+
+    static func gpsRow(status: WatchStatus, fault: Fault?) -> Row {
+        if let fault { return Row(.gpsReading, .failing, "No: \(fault.message)") }
+        if case .cantJudge(let reason) = status.verdict {
+            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
+        }
+        guard let age = status.readingAge else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
+        let accuracy = status.accuracy.map { ", accuracy \($0)" } ?? ""
+        return Row(.gpsReading, .ok, "Yes: \(Int(age.seconds.rounded())) s old\(accuracy)")
+    }
+
+    /// Rows for when the box is not answering: what only the box could tell is unknown.
+    static func rowsWithoutBox(_ boxAnswer: String, local: [Row]) -> [Row] {
+        var rows = [Row(.box, .failing, boxAnswer)]
+        let localByComponent = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
+        for c in Component.allCases where c != .box {
+            rows.append(localByComponent[c] ?? Row(c, .unknown, "Can't tell: only the running box knows"))
+        }
+        return rows
+    }
+
+    /// The headline: "Systems Check: all ok" or the counts worth a look.
+    static func headline(_ rows: [Row]) -> String {
+        let failing = rows.filter { $0.status == .failing }.count
+        let attention = rows.filter { $0.status == .attention }.count
+        let unknown = rows.filter { $0.status == .unknown }.count
+        if failing + attention + unknown == 0 { return "Systems Check: all ok" }
+        var parts: [String] = []
+        if failing > 0 { parts.append("\(failing) failing") }
+        if attention > 0 { parts.append("\(attention) need\(attention == 1 ? "s" : "") attention") }
+        if unknown > 0 { parts.append("\(unknown) unknown") }
+        return "Systems Check: " + parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WatchCore
+
+/// The checks that need no driver, so the box and the command line run them alike: free space
+/// for the log, undervoltage, the clock. `sysfs` is a parameter so tests can lay out a fake
+/// /sys; where a fact can't be read the row is unknown, never ok.
+struct SystemsProbe {
+    var journalDirectory: String
+    var sysfs: String = "/sys"
+    var runRoot: String = "/run"
+    /// Below this the log can't keep a night: failing (pushes).
+    var failingFreeBytes: UInt64 = 16 << 20
+    /// Below this, or below `attentionFreeShare` of the card: attention.
+    var attentionFreeBytes: UInt64 = 128 << 20
+    var attentionFreeShare: Double = 0.05
+    /// A clock before this year was never set (a Pi without a battery boots in the past).
+    var earliestPlausibleYear: Int32 = 2025
+
+    func rows() -> [SystemsCheck.Row] { [journalSpace(), power(), clock()] }
+
+    func journalSpace() -> SystemsCheck.Row {
+        var path = journalDirectory
+        var st = statvfs()
+        // The log's directory may not exist yet: its nearest parent holds the space it will use.
+        while statvfs(path, &st) != 0 {
+            guard errno == ENOENT, let slash = path.lastIndex(of: "/"), path != "/" else {
+                return .init(.journalSpace, .unknown, "Can't tell: can't read \(journalDirectory)")
+            }
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
+        }
+        let free = UInt64(st.f_bavail) * UInt64(st.f_frsize)
+        let total = UInt64(st.f_blocks) * UInt64(st.f_frsize)
+        let share = total > 0 ? Double(free) / Double(total) : 0
+        let text = "\(Self.megabytes(free)) free of \(Self.megabytes(total))"
+        if free < failingFreeBytes { return .init(.journalSpace, .failing, "No: \(text)") }
+        if free < attentionFreeBytes || share < attentionFreeShare { return .init(.journalSpace, .attention, "Only \(text)") }
+        return .init(.journalSpace, .ok, "Yes: \(text)")
+    }
+
+    static func megabytes(_ b: UInt64) -> String {
+        b >= 10 << 30 ? "\(b >> 30) GB" : "\(b >> 20) MB"
+    }
+
+    /// A Raspberry Pi's firmware reports undervoltage through the `rpi_volt` hwmon device:
+    /// `in0_lcrit_alarm` is 1 while the supply is below its limit.
+    func power() -> SystemsCheck.Row {
+        let base = sysfs + "/class/hwmon"
+        guard let dir = opendir(base) else {
+            return .init(.power, .unknown, "Can't tell: this machine reports no undervoltage")
+        }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            let hw = base + "/" + name
+            guard Posix.readText(hw + "/name")?.trimmed == "rpi_volt" else { continue }
+            switch Posix.readText(hw + "/in0_lcrit_alarm")?.trimmed {
+            case "0": return .init(.power, .ok, "Yes")
+            case "1": return .init(.power, .failing, "No: undervoltage, the box may stop")
+            default: return .init(.power, .unknown, "Can't tell: the undervoltage sensor gave no answer")
+            }
+        }
+        return .init(.power, .unknown, "Can't tell: this machine reports no undervoltage")
+    }
+
+    /// Whether the wall clock can be believed. A clock in the past was never set (a Pi has no
+    /// battery-backed clock); systemd-timesyncd marks a synchronized clock with a file. Not
+    /// synchronized is normal at anchor with no network, so this is attention at worst: only
+    /// the times in the log are at stake, never the watch (which runs on the monotonic clock).
+    func clock(now: WallTime = .now()) -> SystemsCheck.Row {
+        var t = time_t(now.seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        if parts.tm_year + 1900 < earliestPlausibleYear {
+            return .init(.clock, .attention, "No: the clock says \(now.dateAndClock), times in the log are wrong")
+        }
+        if access(runRoot + "/systemd/timesync/synchronized", F_OK) == 0 {
+            return .init(.clock, .ok, "Yes: synchronized")
+        }
+        return .init(.clock, .unknown, "Can't tell: no time service says it is synchronized")
+    }
+
+    /// The box's own clock check: the receiver's UTC against the wall clock. More than a few
+    /// seconds apart means the times in the log are off by that much.
+    static func clock(wall: WallTime, gpsTime: Double, tolerance: Duration = .seconds(5)) -> SystemsCheck.Row {
+        let off = wall.seconds - gpsTime
+        if abs(off) <= tolerance.seconds { return .init(.clock, .ok, "Yes: agrees with GPS time") }
+        let amount = abs(off) < 120 ? "\(Int(abs(off).rounded())) s" : "\(Int((abs(off) / 60).rounded())) min"
+        return .init(.clock, .attention, "No: \(amount) \(off > 0 ? "ahead of" : "behind") GPS time, times in the log are off")
+    }
+}
+
+extension String {
+    var trimmed: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WatchCore
+
+/// A moment on the wall clock (CLOCK_REALTIME), seconds since 1970 UTC. Only stamps and what a
+/// skipper reads use it: a Pi has no battery-backed clock, so judging "how long ago" across
+/// processes also checks the monotonic clock where the boot is the same (see `SnapshotReader`).
+struct WallTime: Comparable, Hashable, Sendable {
+    var seconds: Double
+
+    init(seconds: Double) { self.seconds = seconds }
+
+    static func now() -> WallTime {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return WallTime(seconds: Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
+    }
+
+    static func < (a: WallTime, b: WallTime) -> Bool { a.seconds < b.seconds }
+    static func + (a: WallTime, d: Duration) -> WallTime { WallTime(seconds: a.seconds + d.seconds) }
+    static func - (a: WallTime, d: Duration) -> WallTime { WallTime(seconds: a.seconds - d.seconds) }
+    static func - (a: WallTime, b: WallTime) -> Duration { .seconds(a.seconds - b.seconds) }
+
+    private func broken(utc: Bool) -> tm {
+        var t = time_t(seconds.rounded(.down))
+        var out = tm()
+        if utc { gmtime_r(&t, &out) } else { localtime_r(&t, &out) }
+        return out
+    }
+
+    private static func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    /// "03:12" in local time: what a skipper reads.
+    var clock: String {
+        let t = broken(utc: false)
+        return "\(Self.two(t.tm_hour)):\(Self.two(t.tm_min))"
+    }
+
+    /// "03:12:09" in local time.
+    var clockSeconds: String {
+        let t = broken(utc: false)
+        return "\(Self.two(t.tm_hour)):\(Self.two(t.tm_min)):\(Self.two(t.tm_sec))"
+    }
+
+    /// "2026-11-30 03:12" in local time, for times not from today.
+    var dateAndClock: String {
+        let t = broken(utc: false)
+        return "\(t.tm_year + 1900)-\(Self.two(t.tm_mon + 1))-\(Self.two(t.tm_mday)) \(clock)"
+    }
+
+    /// ISO 8601 UTC, "2026-11-30T03:12:09Z" (GPX's xsd:dateTime).
+    var iso8601: String {
+        let t = broken(utc: true)
+        return "\(t.tm_year + 1900)-\(Self.two(t.tm_mon + 1))-\(Self.two(t.tm_mday))T"
+            + "\(Self.two(t.tm_hour)):\(Self.two(t.tm_min)):\(Self.two(t.tm_sec))Z"
+    }
+
+    /// "2 min ago", "1 h 5 min ago": whole units a skipper reads at a glance.
+    static func ago(_ d: Duration) -> String {
+        let s = max(0, Int(d.seconds.rounded()))
+        if s < 60 { return "\(s) s ago" }
+        if s < 3600 { return "\(s / 60) min ago" }
+        let m = (s % 3600) / 60
+        return m == 0 ? "\(s / 3600) h ago" : "\(s / 3600) h \(m) min ago"
+    }
+
+    /// Parses what `--since`, `--from` and `--to` accept: "2026-11-30T03:12:09Z" or
+    /// "2026-11-30 03:12" (local), "03:12" (local, the most recent such time not in the future),
+    /// or a duration back from now ("5m", "2h", "90s", "1d").
+    static func parse(_ text: String, now: WallTime) -> WallTime? {
+        if let d = DurationText.parse(text) { return now - d }
+        let digits = text.split(whereSeparator: { !$0.isNumber }).map { Int32($0) }
+        guard !digits.contains(where: { $0 == nil }) else { return nil }
+        let n = digits.map { $0! }
+        var t = broken(now, utc: text.hasSuffix("Z"))
+        switch n.count {
+        case 2, 3 where !text.contains("-"):
+            t.tm_hour = n[0]; t.tm_min = n[1]; t.tm_sec = n.count == 3 ? n[2] : 0
+        case 5, 6:
+            t.tm_year = n[0] - 1900; t.tm_mon = n[1] - 1; t.tm_mday = n[2]
+            t.tm_hour = n[3]; t.tm_min = n[4]; t.tm_sec = n.count == 6 ? n[5] : 0
+        default:
+            return nil
+        }
+        guard (0...23).contains(t.tm_hour), (0...59).contains(t.tm_min), (0...60).contains(t.tm_sec) else { return nil }
+        t.tm_isdst = -1
+        let secs = text.hasSuffix("Z") ? timegm(&t) : mktime(&t)
+        guard secs != -1 else { return nil }
+        var w = WallTime(seconds: Double(secs))
+        if n.count <= 3, w > now { w = w - .seconds(86_400) }
+        return w
+    }
+
+    private static func broken(_ w: WallTime, utc: Bool) -> tm { w.broken(utc: utc) }
+}
+
+/// "5m", "90s", "2h", "1d", "1h30m": durations typed on the command line.
+enum DurationText {
+    static func parse(_ text: String) -> Duration? {
+        var total = 0.0
+        var number = ""
+        var sawUnit = false
+        for c in text {
+            if c.isNumber || c == "." { number.append(c); continue }
+            guard let v = Double(number) else { return nil }
+            switch c {
+            case "s": total += v
+            case "m": total += v * 60
+            case "h": total += v * 3600
+            case "d": total += v * 86_400
+            default: return nil
+            }
+            number = ""
+            sawUnit = true
+        }
+        guard sawUnit, number.isEmpty, total.isFinite else { return nil }
+        return .seconds(total)
+    }
+}
