@@ -10,6 +10,7 @@ struct NMEAAssembler {
     private var lastTimeOfDay: Double?
     private var dayOffset = 0.0
     private var firstTime: Double?
+    private var lastT = 0.0
     /// The latest GSA mode, which applies to the epochs that follow it.
     private var gsaMode: GPSReading.Mode?
     private var gsaHDOP: Double?
@@ -95,7 +96,10 @@ struct NMEAAssembler {
         let absolute = e.timeOfDay + dayOffset
         let start = firstTime ?? absolute
         firstTime = start
-        let t = absolute - start
+        // Receivers sometimes stamp a cycle a little behind the previous one (telit-he910 steps
+        // back 0.3 s): the watch's clock never runs backwards, so neither does file time.
+        let t = max(absolute - start, lastT)
+        lastT = t
         let gpsTime = day.map { Double($0) * 86_400 + e.timeOfDay }
         let received = Instant(seconds: t)
         guard e.valid == true, let position = e.position else {
