@@ -6,7 +6,7 @@ import Glibc
 enum BoxIdentity {
     /// The kernel's id for this boot: a snapshot from another boot is never current.
     static func bootID(procRoot: String = "/proc") -> String? {
-        Posix.readText(procRoot + "/sys/kernel/random/boot_id")?.trimmed
+        Posix.readText(procRoot + "/sys/kernel/random/boot_id")?.withoutSpace
     }
 
     /// CLOCK_MONOTONIC in seconds: the same clock in every process of one boot.

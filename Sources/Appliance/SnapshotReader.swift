@@ -21,7 +21,7 @@ enum SnapshotReading {
         }
         let snapshot: StatusSnapshot
         do {
-            snapshot = try StatusSnapshot(json: try JSONParser.parse(bytes))
+            snapshot = try StatusSnapshot(json: try JSON.parse(bytes: bytes))
         } catch {
             return .unreadable("\(SnapshotFile.path(directory)): \(error)")
         }

@@ -55,8 +55,8 @@ struct SystemsProbe {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard !name.hasPrefix(".") else { continue }
             let hw = base + "/" + name
-            guard Posix.readText(hw + "/name")?.trimmed == "rpi_volt" else { continue }
-            switch Posix.readText(hw + "/in0_lcrit_alarm")?.trimmed {
+            guard Posix.readText(hw + "/name")?.withoutSpace == "rpi_volt" else { continue }
+            switch Posix.readText(hw + "/in0_lcrit_alarm")?.withoutSpace {
             case "0": return .init(.power, .ok, "Yes")
             case "1": return .init(.power, .failing, "No: undervoltage, the box may stop")
             default: return .init(.power, .unknown, "Can't tell: the undervoltage sensor gave no answer")
@@ -93,7 +93,8 @@ struct SystemsProbe {
 }
 
 extension String {
-    var trimmed: String {
+    /// Without surrounding whitespace, newlines included (sysfs and /proc end lines with one).
+    var withoutSpace: String {
         var s = Substring(self)
         while let f = s.first, f.isWhitespace { s = s.dropFirst() }
         while let l = s.last, l.isWhitespace { s = s.dropLast() }

@@ -1,0 +1,285 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
+import WatchCore
+
+/// The box's end of the control socket: a Unix stream socket beside the snapshot (mode 0660,
+/// owner and group only; no network listener anywhere). It accepts clients without blocking,
+/// reads bounded lines, refuses what it can't parse at once, and hands each decision to the
+/// loop with a `Ticket`. The loop answers through `reply(to:_:)`:
+///
+/// - a receipt only after the journal has made the decision durable (`ControlReply.receipt`),
+/// - a refusal at once (`ControlReply.refused`).
+///
+/// A client that goes away before its answer changes nothing: the decision stands, and the
+/// reply to its ticket is dropped.
+final class ControlServer: Pollable {
+    /// Names one request of one connection. Connection numbers are never reused, so a reply
+    /// can never reach a later client that happens to get the same descriptor.
+    struct Ticket: Hashable, Sendable, CustomStringConvertible {
+        var connection: UInt64
+        var request: String
+        var description: String { "\(connection)/\(request)" }
+    }
+
+    struct Request: Hashable, Sendable {
+        var ticket: Ticket
+        var decision: Decision
+        var event: Event { .decision(decision) }
+    }
+
+    struct Limits {
+        var clients = 16
+        /// Requests one client may have waiting for their answer.
+        var pendingPerClient = 4
+        /// A connection with nothing pending and nothing said for this long is closed.
+        var idle: Duration = .seconds(30)
+        /// Bytes of replies queued for a client that does not read; past it, it is dropped.
+        var outbox = 64 * 1024
+        /// Reads per client per turn, so one chatty client can't hold the loop.
+        var readsPerTurn = 4
+    }
+
+    private final class Client {
+        let fd: Int32
+        let number: UInt64
+        var inbox: [UInt8] = []
+        var outbox: [UInt8] = []
+        var pending: Set<String> = []
+        var lastActive: Instant
+        var peerDone = false
+        var closing = false
+        var nextRequest = 1
+
+        init(fd: Int32, number: UInt64, now: Instant) {
+            self.fd = fd
+            self.number = number
+            self.lastActive = now
+        }
+    }
+
+    let path: String
+    let limits: Limits
+    private var listener: Int32
+    private var clients: [Int32: Client] = [:]
+    private var nextConnection: UInt64 = 1
+    /// The ticket of each event returned by the last `service` call, in the same order.
+    private(set) var lastTickets: [Ticket] = []
+
+    /// Creates the socket. A socket file left by an earlier run is replaced; a live one (a box
+    /// already running) is an error, EADDRINUSE. `group`, if given, owns the socket.
+    init(directory: String = SnapshotFile.defaultDirectory, group: gid_t? = nil, limits: Limits = Limits()) throws {
+        let path = ControlProtocol.socketPath(directory)
+        self.path = path
+        self.limits = limits
+        try Posix.makeDirectories(directory, mode: 0o755)
+        if let probe = try? UnixSocket.connect(to: path) {
+            Posix.close(probe)
+            throw PosixError(call: "bind \(path) (another box answers there)", code: EADDRINUSE)
+        }
+        unlink(path)
+        let fd = try UnixSocket.make(nonBlocking: true)
+        do {
+            // The socket is created with mode 0660 at once (no window where others could
+            // connect); the single-threaded box owns the process umask for this moment.
+            let old = umask(0o117)
+            defer { umask(old) }
+            try UnixSocket.withAddress(path) { addr, len in _ = try Posix.check("bind \(path)") { bind(fd, addr, len) } }
+            try Posix.check("chmod \(path)") { chmod(path, 0o660) }
+            if let group { try Posix.check("chown \(path)") { chown(path, uid_t.max, group) } }
+            try Posix.check("listen") { listen(fd, 8) }
+        } catch {
+            Posix.close(fd)
+            throw error
+        }
+        listener = fd
+    }
+
+    deinit { close() }
+
+    /// Closes every connection and removes the socket file.
+    func close() {
+        for c in clients.values { Posix.close(c.fd) }
+        clients.removeAll()
+        if listener >= 0 {
+            Posix.close(listener)
+            listener = -1
+            unlink(path)
+        }
+    }
+
+    var connectionCount: Int { clients.count }
+
+    // MARK: - Pollable
+
+    func pollRequests() -> [PollRequest] {
+        guard listener >= 0 else { return [] }
+        var out = [PollRequest(fd: listener, events: Int16(POLLIN))]
+        for c in clients.values.sorted(by: { $0.number < $1.number }) {
+            var ev: Int16 = c.peerDone ? 0 : Int16(POLLIN)
+            if !c.outbox.isEmpty { ev |= Int16(POLLOUT) }
+            out.append(PollRequest(fd: c.fd, events: ev))
+        }
+        return out
+    }
+
+    func nextDeadline() -> Instant? {
+        clients.values.filter { $0.pending.isEmpty }.map { $0.lastActive + limits.idle }.min()
+    }
+
+    /// The decisions read this turn as `.decision` events; `lastTickets[i]` names the request of
+    /// event `i`. Loops that want both at once call `serviceRequests`.
+    func service(ready: [PollRequest], now: Instant) -> [Event] {
+        let requests = serviceRequests(ready: ready, now: now)
+        lastTickets = requests.map(\.ticket)
+        return requests.map(\.event)
+    }
+
+    func serviceRequests(ready: [PollRequest], now: Instant) -> [Request] {
+        var out: [Request] = []
+        for r in ready {
+            if r.fd == listener {
+                acceptClients(now: now)
+            } else if let c = clients[r.fd] {
+                if r.events & Int16(POLLOUT) != 0 { flush(c) }
+                if r.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(c, now: now, into: &out) }
+            }
+        }
+        closeIdle(now: now)
+        return out
+    }
+
+    // MARK: - Replies
+
+    /// Answers one request. Does nothing if the client has gone (the decision still stands).
+    func reply(to ticket: Ticket, _ reply: ControlReply) {
+        guard let c = clients.values.first(where: { $0.number == ticket.connection }) else { return }
+        c.pending.remove(ticket.request)
+        send(reply.json(id: ticket.request), to: c)
+        if c.peerDone && c.pending.isEmpty && c.outbox.isEmpty { drop(c) }
+    }
+
+    private func send(_ json: JSON, to c: Client) {
+        guard !c.closing else { return }
+        c.outbox += Array((json.text + "\n").utf8)
+        guard c.outbox.count <= limits.outbox else { return drop(c) }
+        flush(c)
+    }
+
+    private func flush(_ c: Client) {
+        while !c.outbox.isEmpty {
+            do {
+                let n = try UnixSocket.send(c.fd, c.outbox[...])
+                c.outbox.removeFirst(n)
+            } catch let e as PosixError where e.wouldBlock {
+                return
+            } catch {
+                return drop(c)
+            }
+        }
+        if c.closing || (c.peerDone && c.pending.isEmpty) { drop(c) }
+    }
+
+    // MARK: - Reading
+
+    private func acceptClients(now: Instant) {
+        for _ in 0..<8 {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 { return }  // EAGAIN: none left; other errors: try again next turn
+            // accept4 is hidden behind _GNU_SOURCE in Glibc's Swift module: set the flags here.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let c = Client(fd: fd, number: nextConnection, now: now)
+            nextConnection += 1
+            if clients.count >= limits.clients {
+                c.closing = true
+                clients[fd] = c
+                send(ControlReply.error(code: "busy", says: "Request refused: too many clients, try again").json(id: nil), to: c)
+                if clients[fd] != nil { drop(c) }
+                continue
+            }
+            clients[fd] = c
+        }
+    }
+
+    private func read(_ c: Client, now: Instant, into out: inout [Request]) {
+        var buf = [UInt8](repeating: 0, count: 2048)
+        for _ in 0..<limits.readsPerTurn {
+            let n = buf.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                return drop(c)
+            }
+            if n == 0 {
+                c.peerDone = true
+                break
+            }
+            c.lastActive = now
+            c.inbox += buf[0..<n]
+            takeLines(c, into: &out)
+            if clients[c.fd] == nil || c.closing { return }
+        }
+        if c.peerDone {
+            // A request without its newline before the client's end still counts.
+            if !c.inbox.isEmpty { c.inbox.append(0x0A); takeLines(c, into: &out) }
+            if c.pending.isEmpty && c.outbox.isEmpty { drop(c) }
+        }
+    }
+
+    private func takeLines(_ c: Client, into out: inout [Request]) {
+        while let nl = c.inbox.firstIndex(of: 0x0A) {
+            var line = Array(c.inbox[..<nl])
+            c.inbox.removeFirst(nl + 1)
+            if line.last == 0x0D { line.removeLast() }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            handle(line, from: c, into: &out)
+            if c.closing { return }
+        }
+        // No newline within the limit: the rest of this line can't be trusted to end; refuse
+        // and hang up rather than buffer without bound.
+        if c.inbox.count > ControlProtocol.maxLine {
+            c.inbox.removeAll()
+            c.closing = true
+            send(ControlReply.error(code: ControlProtocol.RequestError.tooLong.code,
+                                    says: ControlProtocol.RequestError.tooLong.says).json(id: nil), to: c)
+        }
+    }
+
+    private func handle(_ line: [UInt8], from c: Client, into out: inout [Request]) {
+        let (givenID, result) = ControlProtocol.parse(line)
+        let id: String
+        if let givenID {
+            id = givenID
+        } else {
+            id = "#\(c.nextRequest)"
+            c.nextRequest += 1
+        }
+        switch result {
+        case .failure(let e):
+            send(ControlReply.error(code: e.code, says: e.says).json(id: givenID), to: c)
+        case .success(let decision):
+            guard !c.pending.contains(id) else {
+                return send(ControlReply.error(code: "duplicate_id", says: "Request refused: that id is still waiting for its answer").json(id: id), to: c)
+            }
+            guard c.pending.count < limits.pendingPerClient else {
+                return send(ControlReply.error(code: "busy", says: "Request refused: wait for the answers already asked for").json(id: id), to: c)
+            }
+            c.pending.insert(id)
+            out.append(Request(ticket: Ticket(connection: c.number, request: id), decision: decision))
+        }
+    }
+
+    private func closeIdle(now: Instant) {
+        for c in clients.values where c.pending.isEmpty && now >= c.lastActive + limits.idle {
+            drop(c)
+        }
+    }
+
+    private func drop(_ c: Client) {
+        guard clients[c.fd] != nil else { return }
+        clients[c.fd] = nil
+        Posix.close(c.fd)
+    }
+}

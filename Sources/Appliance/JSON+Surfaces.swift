@@ -1,0 +1,59 @@
+import Recordings
+
+/// The command-line surfaces use the one JSON type of the project (`Recordings.JSONValue`):
+/// the snapshot, the control protocol and every `--json` output. What they add: building an
+/// object that leaves out unknown (nil) fields, an indented form for files a person may read,
+/// and parsing raw bytes from a socket.
+typealias JSON = JSONValue
+
+extension JSONValue {
+    /// Builds an object, leaving out keys whose value is nil: absent means unknown.
+    static func object(_ fields: [(String, JSONValue?)]) -> JSONValue {
+        .object(fields.compactMap { k, v in v.map { (k, $0) } })
+    }
+    static func number(_ v: Double?) -> JSONValue? { v.map { .number($0) } }
+    static func int(_ v: Int?) -> JSONValue? { v.map { .number(Double($0)) } }
+    static func string(_ v: String?) -> JSONValue? { v.map { .string($0) } }
+
+    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+
+    /// One line (`indented: false`, the socket protocol, where a newline ends a message) or
+    /// two-space indented (the snapshot file).
+    func text(indented: Bool) -> String {
+        guard indented else { return text }
+        var out = ""
+        writeIndented(into: &out, depth: 0)
+        return out
+    }
+
+    private func writeIndented(into out: inout String, depth: Int) {
+        let pad = String(repeating: "  ", count: depth + 1)
+        let close = String(repeating: "  ", count: depth)
+        switch self {
+        case .array(let items) where !items.isEmpty:
+            out += "[\n"
+            for (i, item) in items.enumerated() {
+                out += pad
+                item.writeIndented(into: &out, depth: depth + 1)
+                out += i + 1 < items.count ? ",\n" : "\n"
+            }
+            out += close + "]"
+        case .object(let fields) where !fields.isEmpty:
+            out += "{\n"
+            for (i, (k, v)) in fields.enumerated() {
+                out += pad + JSONValue.string(k).text + ": "
+                v.writeIndented(into: &out, depth: depth + 1)
+                out += i + 1 < fields.count ? ",\n" : "\n"
+            }
+            out += close + "}"
+        default:
+            out += text
+        }
+    }
+
+    /// Parses bytes read from a file or a socket; invalid UTF-8 becomes U+FFFD and then fails
+    /// or passes as text, never crashes.
+    static func parse(bytes: [UInt8]) throws -> JSONValue {
+        try parse(String(decoding: bytes, as: UTF8.self))
+    }
+}
