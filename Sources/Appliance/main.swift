@@ -6,6 +6,14 @@ import Glibc
 enum CommandTable {
     static let all: [any Command.Type] = [
         ReplayCommand.self,
+        StatusCommand.self,
+        CheckCommand.self,
+        MarkCommand.self,
+        RadiusCommand.self,
+        SnoozeCommand.self,
+        ReleaseCommand.self,
+        RecapCommand.self,
+        ExportCommand.self,
     ]
 
     static func printUsage() {

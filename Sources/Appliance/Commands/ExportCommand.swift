@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `anchor-alert export`: the track of a watch as GPX 1.1, or as an SVG picture of the night.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "Export a watch's track as GPX, or a picture of the night as SVG"
+    static let help = """
+        Usage: anchor-alert export [--gpx | --svg] [--from TIME --to TIME | --last-watch]
+                                  [-o FILE] [options]
+
+          --gpx                GPX 1.1 (the default): the anchor and each alarm as waypoints,
+                               the track as a track. Opens in OpenCPN and chart plotters.
+          --svg                a picture: the anchor, the alert circle, the track, where the
+                               alarm rang, a scale bar and north
+          --last-watch         from the last time the switch went to ARM until it went off
+                               (or until now): the default
+          --from TIME --to TIME   a stretch of the log instead (03:10, "2026-11-30 22:00",
+                               ISO 8601 UTC, or a duration back from now)
+          -o FILE              write to FILE instead of standard output
+        \(SurfaceOptions.historyHelp)
+          --config FILE        configuration file
+
+        Exit status: 0 written, 1 nothing to export or the log can't be read, 64 usage.
+        """
+
+    static func run(_ args: [String]) -> Int32 {
+        var a = Arguments(args)
+        let options: SurfaceOptions
+        let svg: Bool
+        let output: String?
+        var range = NightTrack.Range.lastWatch
+        let now = WallTime.now()
+        do {
+            options = try SurfaceOptions.take(from: &a)
+            let gpxFlag = a.flag("--gpx")
+            svg = a.flag("--svg")
+            guard !(gpxFlag && svg) else { throw Arguments.UsageError(description: "give --gpx or --svg, not both") }
+            let last = a.flag("--last-watch")
+            let from = try a.option("--from")
+            let to = try a.option("--to")
+            output = try a.option("-o")
+            _ = try a.finish(maxPositionals: 0)
+            switch (from, to) {
+            case (nil, nil): break
+            case (let f?, let t?):
+                guard !last else { throw Arguments.UsageError(description: "give --last-watch or --from and --to, not both") }
+                guard let ft = WallTime.parse(f, now: now), let tt = WallTime.parse(t, now: now) else {
+                    throw Arguments.UsageError(description: "--from and --to need times like 03:10 or durations like 8h")
+                }
+                range = .between(ft, tt)
+            default:
+                throw Arguments.UsageError(description: "--from and --to go together")
+            }
+        } catch {
+            Console.error("anchor-alert export: \(error)")
+            return ExitCode.usage
+        }
+        let text: String
+        do {
+            let night = try NightTrack.build(try options.history().entries(), range: range, now: now)
+            text = svg ? SVGWriter.svg(night) : GPXWriter.gpx(night)
+        } catch {
+            Console.error("\(error)")
+            return ExitCode.failure
+        }
+        guard let output else {
+            var out = OutputBuffer()
+            out.line(String(text.dropLast()))
+            out.flush()
+            return ExitCode.ok
+        }
+        do {
+            let fd = try Posix.check("open \(output)") { open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+            defer { Posix.close(fd) }
+            try Posix.writeAll(fd, Array(text.utf8), call: "write \(output)")
+        } catch {
+            Console.error("Export: can't write \(output): \(error)")
+            return ExitCode.failure
+        }
+        return ExitCode.ok
+    }
+}

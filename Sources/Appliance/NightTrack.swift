@@ -1,0 +1,114 @@
+import WatchCore
+
+/// One stretch of the journal drawn as a night: the anchor and alert radius in effect, the
+/// track, and where the alarm rang. What GPX and SVG export both draw.
+struct NightTrack: Sendable {
+    struct Fix: Hashable, Sendable {
+        var at: WallTime
+        var position: Coordinate
+        var accuracy: Meters?
+    }
+
+    struct Ring: Hashable, Sendable {
+        var at: WallTime
+        var episode: Int
+        var position: Coordinate?
+        var distance: Meters?
+    }
+
+    var from: WallTime
+    var to: WallTime
+    var anchor: Coordinate?
+    var radius: Meters?
+    /// Track fixes in segments: a new segment after a box restart or a gap in the track.
+    var segments: [[Fix]]
+    var rings: [Ring]
+
+    var fixCount: Int { segments.reduce(0) { $0 + $1.count } }
+
+    enum Range {
+        case between(WallTime, WallTime)
+        case lastWatch
+    }
+
+    struct NoTrack: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A gap in the track longer than this starts a new segment (the journal keeps a fix per
+    /// 10 s while calm, so minutes without one mean the box was off or had no fix).
+    static let segmentGap: Duration = .seconds(300)
+
+    static func build(_ history: [HistoryEntry], range: Range, now: WallTime) throws -> NightTrack {
+        let (from, to): (WallTime, WallTime)
+        switch range {
+        case .between(let a, let b):
+            guard a < b else { throw NoTrack(description: "Export: --from must be before --to") }
+            (from, to) = (a, b)
+        case .lastWatch:
+            guard let armIndex = history.lastIndex(where: { $0.event == .arm }) else {
+                throw NoTrack(description: "Export: no watch in the log yet. Use --from and --to for a stretch of track")
+            }
+            let start = history[armIndex].at
+            let end = history[armIndex...].first(where: { $0.event == .disarm })?.at ?? max(history.last?.at ?? now, start)
+            (from, to) = (start, end)
+        }
+
+        var anchor: Coordinate?
+        var radius: Meters?
+        var segments: [[Fix]] = []
+        var current: [Fix] = []
+        var rings: [Ring] = []
+        var pendingRing: Int?
+        for e in history {
+            if e.at > to { break }
+            let inside = e.at >= from
+            switch e.event {
+            case .mark(let c): anchor = c
+            case .release: if !inside { anchor = nil }
+            case .radius(let m): radius = m
+            case .boot where inside:
+                if !current.isEmpty { segments.append(current); current = [] }
+            case .alarmStart(let ep) where inside:
+                rings.append(Ring(at: e.at, episode: ep, position: current.last?.position, distance: nil))
+                pendingRing = rings.count - 1
+            case .fix(let p, let accuracy, let distance) where inside:
+                if let last = current.last, e.at - last.at > segmentGap {
+                    segments.append(current)
+                    current = []
+                }
+                current.append(Fix(at: e.at, position: p, accuracy: accuracy))
+                // Where it rang: the first fix at or after the alarm, when it comes soon.
+                if let i = pendingRing {
+                    if e.at - rings[i].at <= .seconds(30) {
+                        rings[i].position = p
+                        rings[i].distance = distance
+                    }
+                    pendingRing = nil
+                }
+            default: break
+            }
+        }
+        if !current.isEmpty { segments.append(current) }
+        guard !segments.isEmpty else {
+            throw NoTrack(description: "Export: the log has no track from \(from.dateAndClock) to \(to.dateAndClock)")
+        }
+        return NightTrack(from: from, to: to, anchor: anchor, radius: radius, segments: segments, rings: rings)
+    }
+
+    /// The title both files carry: "Anchor watch 2026-11-30 22:10 to 06:45".
+    var title: String { "Anchor watch \(from.dateAndClock) to \(to - from > .seconds(20 * 3600) ? to.dateAndClock : to.clock)" }
+}
+
+/// Fixed-point decimals without Foundation.
+enum FixedPoint {
+    static func fixed(_ x: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let n = Int64((abs(x) * scale).rounded())
+        let whole = n / Int64(scale)
+        var frac = String(n % Int64(scale))
+        while frac.count < digits { frac = "0" + frac }
+        return (x < 0 && n != 0 ? "-" : "") + "\(whole)" + (digits > 0 ? "." + frac : "")
+    }
+}
