@@ -100,18 +100,28 @@ extension StatusSnapshot {
     }
 
     /// The part whose change is worth a write: what a reader would print differently. The
-    /// frame, the reading's arrival time and sub-meter wobble of the distance are left out, so
-    /// a holding box writes at its steady rate, not on every fix.
+    /// frame, the reading's arrival time, sub-meter wobble of the distance and a snooze's
+    /// running countdown (the reader counts down from `snoozed_until`) are left out, so a
+    /// holding box writes at its steady rate, not on every fix.
     var content: JSON {
-        var c = json
-        guard case .object(var fields) = c else { return c }
-        fields.removeAll { ["box", "written_at", "valid_until", "gps"].contains($0.0) }
-        fields.removeAll { $0.0 == "distance_m" }
-        fields.append(("distance_whole_m", .int(distance.map { Int($0.value.rounded()) }) ?? .null))
-        fields.append(("accuracy_whole_m", .int(gps.accuracy.map { Int($0.value.rounded()) }) ?? .null))
-        fields.append(("progress_step", .int(position.progress.map { Int(($0 * 20).rounded()) }) ?? .null))
-        c = .object(fields)
-        return c
+        let snoozed = alarm.state == .snoozed
+        return .object([
+            ("verdict", .string(position.verdict.rawValue)),
+            ("progress_step", .int(position.progress.map { Int(($0 * 20).rounded()) })),
+            ("cant_judge", .string(position.cantJudge?.rawValue)),
+            ("alarm", .string(alarm.state.rawValue)),
+            ("alarm_says", snoozed ? nil : .string(alarm.says)),
+            ("episode", .int(alarm.episode)),
+            ("snoozed_until", .int(alarm.snoozedUntil.map { Int($0.seconds.rounded()) })),
+            ("wont_ring", snoozed ? nil : .string(wontRing)),
+            ("anchor", .string(anchor?.description)),
+            ("radius", .number(radius.value)),
+            ("distance", .int(distance.map { Int($0.value.rounded()) })),
+            ("accuracy", .int(gps.accuracy.map { Int($0.value.rounded()) })),
+            ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
+            ("fault_sounding", .bool(faultSounding)),
+            ("checks", .array(checks.map(\.json))),
+        ] as [(String, JSON?)])
     }
 }
 

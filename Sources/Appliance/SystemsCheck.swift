@@ -171,9 +171,9 @@ extension SystemsCheck {
         if case .cantJudge(let reason) = status.verdict {
             return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
         }
-        guard let age = status.readingAge else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
-        let accuracy = status.accuracy.map { ", accuracy \($0)" } ?? ""
-        return Row(.gpsReading, .ok, "Yes: \(Int(age.seconds.rounded())) s old\(accuracy)")
+        guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
+        // No age here: it changes with every fix, and `status` shows it.
+        return Row(.gpsReading, .ok, status.accuracy.map { "Yes: accuracy \($0)" } ?? "Yes")
     }
 
     /// Rows for when the box is not answering: what only the box could tell is unknown.

@@ -1,2 +1,0 @@
-import XCTest
-final class AppliancePlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Appliance
+import WatchCore
+import XCTest
+
+final class StatusSnapshotTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory("snap") }
+    override func tearDown() { removeTree(dir) }
+
+    /// A real status: holding, checking, or snoozed with a siren fault.
+    func sample(_ kind: String = "checking") -> (WatchStatus, Instant) {
+        switch kind {
+        case "holding": Statuses.holding()
+        case "snoozed": Statuses.snoozed()
+        default: Statuses.checking()
+        }
+    }
+
+    func snapshot(_ sample: (WatchStatus, Instant), wall: WallTime = WallTime(seconds: 1_800_000_000)) -> StatusSnapshot {
+        StatusSnapshot(status: sample.0, now: sample.1, wall: wall,
+                       writer: .init(bootID: "boot-a", pid: 42, monotonic: 5000),
+                       validFor: StatusSnapshot.validity(interval: .seconds(30)),
+                       checks: SystemsCheck.boxRows(status: sample.0, fitted: [.gpsd, .buzzer], local: []))
+    }
+
+    func testRoundTripThroughTextKeepsEveryField() throws {
+        let s = snapshot(sample("snoozed"))
+        let back = try StatusSnapshot(json: try JSON.parse(s.json.text(indented: true)))
+        // The shared writer keeps 7 decimals: decoding and encoding again changes nothing.
+        XCTAssertEqual(back.json.text, s.json.text)
+        XCTAssertEqual(back.alarm, s.alarm)
+        XCTAssertEqual(back.checks, s.checks)
+        XCTAssertEqual(back.faults, s.faults)
+        XCTAssertEqual(back.alarm.episode, 1)
+        XCTAssertEqual(back.alarm.state, .snoozed)
+        XCTAssertEqual(back.position.verdict, .dragging)
+        let checking = snapshot(sample("checking"))
+        XCTAssertEqual(try StatusSnapshot(json: try JSON.parse(checking.json.text)).json.text, checking.json.text)
+        XCTAssertEqual(checking.position.verdict, .checking)
+        XCTAssertNotNil(checking.position.progress)
+        XCTAssertEqual(back.faults.first?.kind, .siren)
+        XCTAssertEqual(back.checks.first { $0.component == .siren }?.status, .failing)
+    }
+
+    func testSnoozeEndLimitsHowLongTheSnapshotIsBelieved() {
+        // A 300 s snooze: the steady validity (75 s) is the earlier limit.
+        let (status, now) = sample("snoozed")
+        let s = snapshot((status, now))
+        XCTAssertEqual(s.alarm.snoozedUntil?.seconds, 1_800_000_300)
+        XCTAssertEqual(s.validUntil.seconds, 1_800_000_075)
+        // Written 10 s before the snooze ends: believed only until 5 s after its end.
+        let soon = snapshot((status, now + .seconds(290)))
+        XCTAssertEqual(soon.alarm.snoozedUntil?.seconds, 1_800_000_010)
+        XCTAssertEqual(soon.validUntil.seconds, 1_800_000_015)
+    }
+
+    func testStaleDetection() {
+        let s = snapshot(sample())  // written at monotonic 5000, valid 75 s
+        let alive: (Int32) -> Bool = { _ in true }
+        let w = s.writtenAt
+        func judge(_ wall: Double, mono: Double, boot: String? = "boot-a", alive: (Int32) -> Bool = alive) -> String {
+            switch SnapshotReading.judge(s, now: w + .seconds(wall), monotonic: mono, bootID: boot, isAlive: alive) {
+            case .current: "current"
+            case .stale: "stale"
+            case .stopped: "stopped"
+            case .missing: "missing"
+            case .unreadable: "unreadable"
+            }
+        }
+        XCTAssertEqual(judge(10, mono: 5010), "current")
+        XCTAssertEqual(judge(80, mono: 5080), "stale")
+        // The wall clock jumped an hour forward (first sync after boot): same boot, the
+        // monotonic clock says 10 s, so it is current.
+        XCTAssertEqual(judge(3600, mono: 5010), "current")
+        // The wall clock jumped back: the monotonic clock still says it is old.
+        XCTAssertEqual(judge(-3600, mono: 5200), "stale")
+        XCTAssertEqual(judge(10, mono: 5010, alive: { _ in false }), "stopped")
+        XCTAssertEqual(judge(10, mono: 10, boot: "boot-b"), "stopped", "a snapshot from another boot is never current")
+        XCTAssertEqual(judge(10, mono: 0, boot: nil), "current", "no boot id: the wall clock is all there is")
+        XCTAssertEqual(judge(76, mono: 0, boot: nil), "stale")
+    }
+
+    func testWriterWritesOnChangeAndAtItsSteadyRateOnly() throws {
+        let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        // The loop's monotonic and wall clocks advance together.
+        let base = WallTime.now()
+        func publish(_ status: WatchStatus, at t: Double) -> Bool {
+            writer.publish(status, now: Instant(seconds: t), wall: base + .seconds(t))
+        }
+        let holding = sample("holding").0
+        let snoozed = sample("snoozed").0
+        XCTAssertTrue(publish(holding, at: 10))
+        XCTAssertEqual(writer.nextDeadline(), Instant(seconds: 40))
+        var same = holding
+        same.readingAge = .seconds(0.5)
+        same.distance = Meters((holding.distance?.value ?? 0) + 0.2)
+        XCTAssertFalse(publish(same, at: 11), "a new fix that changes nothing a reader shows is not a write")
+        // Snoozed at 11 for 300 s, on this test's clock.
+        var s1 = snoozed
+        s1.alarm = .snoozed(until: Instant(seconds: 311), episode: 1)
+        XCTAssertTrue(publish(s1, at: 11), "a change is written at once")
+        // 29 s later the watch says "snoozed for 4:31": the countdown is not a change.
+        var s2 = s1
+        s2.wontRing = "Won't ring: snoozed for 4:31"
+        XCTAssertFalse(publish(s2, at: 40))
+        XCTAssertTrue(publish(s2, at: 41), "the steady rate writes a quiet box")
+        XCTAssertEqual(writer.writes, 3)
+
+        let reading = SnapshotReading.read(directory: dir)
+        guard case .current(let s) = reading else { return XCTFail("expected current, got \(reading)") }
+        XCTAssertEqual(s.position.says, "Dragging")
+        XCTAssertEqual(s.alarm.state, .snoozed)
+        XCTAssertEqual(s.writer.pid, getpid())
+    }
+
+    func testAWriterThatFindsTheLockHeldSkipsAndRetriesWithoutBlocking() throws {
+        let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        let fd = open(dir + "/" + SnapshotFile.lockName, O_RDWR | O_CREAT, 0o644)
+        XCTAssertEqual(flock(fd, LOCK_EX), 0)
+        // flock locks belong to the open file description: a second open in this process
+        // conflicts like another process would.
+        let start = BoxIdentity.monotonicSeconds()
+        XCTAssertFalse(writer.publish(sample().0, now: Instant(seconds: 5)))
+        XCTAssertLessThan(BoxIdentity.monotonicSeconds() - start, 0.5)
+        XCTAssertEqual(writer.lastError?.wouldBlock, true)
+        XCTAssertEqual(writer.nextDeadline(), Instant(seconds: 6), "retries a second later")
+        close(fd)
+        XCTAssertTrue(writer.publish(sample().0, now: Instant(seconds: 6)))
+        XCTAssertNil(writer.lastError)
+    }
+
+    func testTheFileIsReplacedWholeAndLeavesNoTempBehind() throws {
+        let writer = try SnapshotWriter(directory: dir, interval: .seconds(1), fitted: [])
+        for i in 0..<50 {
+            writer.publish(sample(i % 2 == 0 ? "holding" : "snoozed").0, now: Instant(seconds: Double(i * 2)))
+            guard case .current = SnapshotReading.read(directory: dir) else { return XCTFail("unreadable after write \(i)") }
+        }
+        XCTAssertEqual(access(dir + "/status.json.tmp", F_OK), -1)
+        var st = stat()
+        XCTAssertEqual(stat(dir + "/status.json", &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o644)
+    }
+
+    func testMissingAndDamagedSnapshots() throws {
+        guard case .missing = SnapshotReading.read(directory: dir) else { return XCTFail() }
+        let fd = open(dir + "/status.json", O_WRONLY | O_CREAT, 0o644)
+        _ = write(fd, "{\"format\":\"anchor-alert-status\",\"vers", 36)
+        close(fd)
+        guard case .unreadable = SnapshotReading.read(directory: dir) else { return XCTFail() }
+    }
+
+    func testStatusCommandNeverShowsAStaleSnapshotsContent() throws {
+        // A snapshot written long ago by this very process on this boot: stale, not repeated.
+        var s = snapshot(sample("holding"), wall: WallTime.now() - .seconds(600))
+        s.writer = .init(bootID: BoxIdentity.bootID() ?? "x", pid: getpid(), monotonic: BoxIdentity.monotonicSeconds() - 600)
+        try SnapshotFile.write(s.json.text(indented: true), directory: dir)
+        let r = runProgram([applianceBinary, "status", "--runtime-dir", dir])
+        XCTAssertEqual(r.code, 3, r.out + r.err)
+        XCTAssertTrue(r.out.hasPrefix("Box not answering: last heard from at "), r.out)
+        XCTAssertTrue(r.out.contains("10 min ago"), r.out)
+        XCTAssertFalse(r.out.contains("Holding"), "a stale status must not be repeated")
+        let j = runProgram([applianceBinary, "status", "--json", "--runtime-dir", dir])
+        XCTAssertEqual(j.code, 3)
+        XCTAssertEqual(try JSON.parse(j.out)["box"]?.string, "not_answering")
+
+        let none = runProgram([applianceBinary, "status", "--runtime-dir", dir + "/nothing"])
+        XCTAssertEqual(none.code, 4)
+        XCTAssertTrue(none.out.hasPrefix("Box not running"))
+    }
+}
