@@ -160,8 +160,10 @@ final class ControlServer: Pollable {
         if c.peerDone && c.pending.isEmpty && c.outbox.isEmpty { drop(c) }
     }
 
+    /// Queues a reply and tries to send it now. A client marked `closing` still gets this
+    /// last reply (the refusal that says why), then is dropped once it is out.
     private func send(_ json: JSON, to c: Client) {
-        guard !c.closing else { return }
+        guard clients[c.fd] === c else { return }
         c.outbox += Array((json.text + "\n").utf8)
         guard c.outbox.count <= limits.outbox else { return drop(c) }
         flush(c)
