@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Appliance
+import WatchCore
+import XCTest
+
+/// The real anchor-alert binary as the client, against the miniature box loop.
+final class ClientCommandTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory("cli") }
+    override func tearDown() { removeTree(dir) }
+
+    func cli(_ args: [String], box: MiniBox?) -> (code: Int32, out: String, err: String) {
+        runProgram([applianceBinary] + args + ["--runtime-dir", dir, "--config", "/dev/null"],
+                   whileWaiting: box.map { b in { b.turn(timeoutMs: 5) } })
+    }
+
+    func testSnoozeSaysSentThenTheReceiptAndASecondSnoozeIsRefused() throws {
+        let box = try MiniBox(directory: dir)
+        box.ringing()
+        let r = cli(["snooze"], box: box)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.out, "Sent, waiting for the box\nSnoozed for 5:00\n")
+        XCTAssertEqual(box.watch.alarm.kind, .snoozed)
+        // Someone else, reading the same episode from an older look, answers it again.
+        let again = cli(["snooze", "--episode", "1"], box: box)
+        XCTAssertEqual(again.code, 1)
+        XCTAssertEqual(again.err, "Can't snooze: that alarm was already answered\n")
+    }
+
+    func testSnoozeWithNothingRingingIsRefusedFromTheStatus() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let r = cli(["snooze"], box: box)
+        XCTAssertEqual(r.code, 1)
+        XCTAssertEqual(r.err, "Can't snooze: the alarm is not ringing\n")
+        XCTAssertEqual(box.journal, [], "nothing was sent")
+    }
+
+    func testMarkRadiusAndReleaseGetTheirReceipts() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let mark = cli(["mark", "--bearing", "90", "--distance", "20"], box: box)
+        XCTAssertEqual(mark.code, 0, mark.err)
+        XCTAssertTrue(mark.out.hasPrefix("Sent, waiting for the box\nAnchor marked at 54.341300,13.50"), mark.out)
+        XCTAssertEqual(box.watch.anchor.map { Geodesy.distance($0, MiniBox.origin).value.rounded() }, 20)
+        let radius = cli(["radius", "--rode", "40", "--depth", "8"], box: box)
+        XCTAssertEqual(radius.code, 0, radius.err)
+        // sqrt(40² - 8²) = 39.19, + 1 m bow offset (default) = 40.19, rounded up: 41.
+        XCTAssertEqual(radius.out, "Alert radius from rode and depth: 39.2 m along the bottom + 1.0 m bow to antenna = 41 m\n"
+            + "Sent, waiting for the box\nAlert radius: 41 m\n")
+        let tooBig = cli(["radius", "900"], box: box)
+        XCTAssertEqual(tooBig.code, 1)
+        XCTAssertEqual(tooBig.err, "Alert radius: choose 5 to 500 meters\n")
+        let release = cli(["release", "--json"], box: box)
+        XCTAssertEqual(release.code, 0)
+        XCTAssertEqual(release.err, "Sent, waiting for the box\n")
+        XCTAssertEqual(try JSON.parse(release.out)["says"]?.string, "Anchor released")
+    }
+
+    func testABoxThatNeverAnswersIsReportedAsNoAnswerNotDone() throws {
+        let box = try MiniBox(directory: dir)
+        box.autoSync = false  // the journal never syncs: no receipt ever comes
+        box.fixes(east: 0)
+        let start = BoxIdentity.monotonicSeconds()
+        let r = cli(["mark", "--timeout", "1"], box: box)
+        XCTAssertEqual(r.code, 3)
+        XCTAssertGreaterThanOrEqual(BoxIdentity.monotonicSeconds() - start, 1.0)
+        XCTAssertEqual(r.out, "Sent, waiting for the box\n", "never 'Anchor marked' without a receipt")
+        XCTAssertTrue(r.err.hasPrefix("No answer from the box in 1 s: it may or may not have taken the mark."), r.err)
+    }
+
+    func testNoBoxMeansNotRunning() {
+        let r = cli(["release"], box: nil)
+        XCTAssertEqual(r.code, 4)
+        XCTAssertEqual(r.out, "")
+        XCTAssertTrue(r.err.hasPrefix("Box not running: nothing answers at \(dir)/control.sock"), r.err)
+        XCTAssertEqual(cli(["snooze"], box: nil).code, 4)
+        XCTAssertEqual(cli(["radius"], box: nil).code, 64)
+        XCTAssertEqual(cli(["radius", "--rode", "5", "--depth", "10"], box: nil).code, 64)
+    }
+
+    func testStatusReadsWhatTheBoxSaid() throws {
+        let box = try MiniBox(directory: dir)
+        box.ringing()
+        let r = cli(["status"], box: nil)
+        XCTAssertEqual(r.code, 0, r.err)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(Array(lines.prefix(4)), ["Dragging", "Alarm", "Ringing: snooze it or slide the switch off",
+                                                 "Distance to anchor: 80 m, alert radius 30 m"])
+        XCTAssertTrue(lines.contains("GPS reading: 0 s old, accuracy 3 m") || lines.contains("GPS reading: 1 s old, accuracy 3 m"), r.out)
+        let j = try JSON.parse(cli(["status", "--json"], box: nil).out)
+        XCTAssertEqual(j["box"]?.string, "answering")
+        XCTAssertEqual(j["status"]?["alarm"]?["episode"]?.int, 1)
+    }
+}
