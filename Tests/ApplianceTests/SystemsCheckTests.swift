@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Appliance
+import WatchCore
+import XCTest
+
+final class SystemsCheckTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory("chk") }
+    override func tearDown() { removeTree(dir) }
+
+    func write(_ path: String, _ text: String) {
+        _ = runProgram(["/bin/mkdir", "-p", String(path[..<path.lastIndex(of: "/")!])])
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+
+    func testEveryQuestionIsAskedSoThatYesIsGood() {
+        for c in SystemsCheck.Component.allCases {
+            XCTAssertTrue(c.question.hasSuffix("?"), c.question)
+            XCTAssertTrue(["Is", "Can", "Has"].contains { c.question.hasPrefix($0 + " ") }, c.question)
+        }
+    }
+
+    func testUndervoltageFromThePisHwmonAndUnknownWhereThereIsNone() {
+        var probe = SystemsProbe(journalDirectory: dir, sysfs: dir + "/sys")
+        XCTAssertEqual(probe.power().status, .unknown, "no hwmon at all")
+        write(dir + "/sys/class/hwmon/hwmon0/name", "cpu_thermal\n")
+        XCTAssertEqual(probe.power().status, .unknown, "hwmon, but no undervoltage sensor")
+        write(dir + "/sys/class/hwmon/hwmon1/name", "rpi_volt\n")
+        write(dir + "/sys/class/hwmon/hwmon1/in0_lcrit_alarm", "0\n")
+        XCTAssertEqual(probe.power().status, .ok)
+        write(dir + "/sys/class/hwmon/hwmon1/in0_lcrit_alarm", "1\n")
+        let bad = probe.power()
+        XCTAssertEqual(bad.status, .failing)
+        XCTAssertEqual(bad.answer, "No: undervoltage, the box may stop")
+        XCTAssertEqual(bad.remedy, "Use a stronger power supply or a thicker cable")
+        probe.sysfs = "/nonexistent"
+        XCTAssertEqual(probe.power().status, .unknown)
+    }
+
+    func testFreeSpaceThresholds() {
+        var probe = SystemsProbe(journalDirectory: dir + "/journal/not/yet/made")
+        XCTAssertNotEqual(probe.journalSpace().status, .unknown, "a missing log directory is judged by its parent")
+        probe.failingFreeBytes = .max
+        XCTAssertEqual(probe.journalSpace().status, .failing)
+        probe.failingFreeBytes = 0
+        probe.attentionFreeBytes = .max
+        XCTAssertEqual(probe.journalSpace().status, .attention)
+        probe.attentionFreeBytes = 0
+        probe.attentionFreeShare = 0
+        XCTAssertEqual(probe.journalSpace().status, .ok)
+    }
+
+    func testClockRows() {
+        let probe = SystemsProbe(journalDirectory: dir, runRoot: dir)
+        XCTAssertEqual(probe.clock(now: WallTime(seconds: 0)).status, .attention, "1970: never set")
+        XCTAssertEqual(probe.clock(now: WallTime(seconds: 1_800_000_000)).status, .unknown)
+        write(dir + "/systemd/timesync/synchronized", "")
+        XCTAssertEqual(probe.clock(now: WallTime(seconds: 1_800_000_000)).status, .ok)
+        XCTAssertEqual(SystemsProbe.clock(wall: WallTime(seconds: 1000), gpsTime: 998).status, .ok)
+        let off = SystemsProbe.clock(wall: WallTime(seconds: 1000), gpsTime: 400)
+        XCTAssertEqual(off.status, .attention)
+        XCTAssertEqual(off.answer, "No: 10 min ahead of GPS time, times in the log are off")
+    }
+
+    func testTheMonitorRaisesWhatFailsAndClearsOnlyWhatItRaised() {
+        let m = SystemsMonitor(probe: SystemsProbe(journalDirectory: dir))
+        let failing = SystemsCheck.Row(.power, .failing, "No: undervoltage, the box may stop")
+        let space = SystemsCheck.Row(.journalSpace, .ok, "Yes: 3 GB free of 30 GB")
+        let events = m.update(with: [failing, space])
+        XCTAssertEqual(events, [.faultRaised(Fault(.power, "Power: undervoltage, the box may stop", pushes: true))])
+        // Space is fine: the monitor never raised the journal fault, so it must not clear the
+        // journal driver's own (a failed sync) either.
+        XCTAssertFalse(events.contains(.faultCleared(.journal)))
+        let cleared = m.update(with: [SystemsCheck.Row(.power, .ok, "Yes"), space])
+        XCTAssertEqual(cleared, [.faultCleared(.power)])
+        XCTAssertEqual(m.update(with: [SystemsCheck.Row(.power, .ok, "Yes")]), [])
+        let clock = m.update(with: [SystemsCheck.Row(.clock, .attention, "Not synchronized: times in the log may be off")])
+        XCTAssertEqual(clock, [.faultRaised(Fault(.clock, "Clock: not synchronized: times in the log may be off", pushes: false))],
+                       "attention is a fault that does not push")
+    }
+
+    func testTheMonitorIsAPollableWithOnlyADeadline() {
+        let m = SystemsMonitor(probe: SystemsProbe(journalDirectory: dir, sysfs: "/nonexistent"), interval: .seconds(60))
+        XCTAssertEqual(m.pollRequests(), [])
+        XCTAssertNil(m.nextDeadline())
+        _ = m.service(ready: [], now: Instant(seconds: 10))
+        XCTAssertEqual(m.nextDeadline(), Instant(seconds: 70))
+        XCTAssertEqual(m.rows.map(\.component), [.journalSpace, .power, .clock])
+        XCTAssertEqual(m.service(ready: [], now: Instant(seconds: 20)), [], "not due: nothing runs")
+    }
+
+    func testBoxRowsFromFaultsAndFittedParts() {
+        var (status, _) = Statuses.holding()
+        status.faults = [Fault(.receiver, "GPS: the receiver is unplugged", pushes: true),
+                         Fault(.config, "Configuration: line 3: unknown key x", pushes: false)]
+        let rows = SystemsCheck.boxRows(status: status, fitted: [.gpsd, .receiver, .buzzer], local: [
+            SystemsCheck.Row(.power, .unknown, "Can't tell: this machine reports no undervoltage"),
+        ])
+        func row(_ c: SystemsCheck.Component) -> SystemsCheck.Row { rows.first { $0.component == c }! }
+        XCTAssertEqual(rows.map(\.component), SystemsCheck.Component.allCases, "one row per component, in order")
+        XCTAssertEqual(row(.receiver).status, .failing)
+        XCTAssertEqual(row(.receiver).remedy, "Plug the GPS receiver back in")
+        XCTAssertEqual(row(.configuration).status, .attention)
+        XCTAssertEqual(row(.gpsd).status, .ok)
+        XCTAssertEqual(row(.button).status, .unknown)
+        XCTAssertEqual(row(.power).status, .unknown, "unknown stays unknown: never ok by default")
+        XCTAssertEqual(row(.gpsReading).answer, "Yes: accuracy 4 m")
+        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 1 needs attention, 8 unknown")
+    }
+
+    func testCheckCommandAgainstARunningAndAStoppedBox() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let r = runProgram([applianceBinary, "check", "--runtime-dir", dir, "--journal", dir, "--config", "/dev/null"])
+        XCTAssertEqual(r.code, 0, r.out + r.err)
+        XCTAssertTrue(r.out.contains("Ok        Is the box answering?"), r.out)
+        let json = try JSON.parse(runProgram([applianceBinary, "check", "--json", "--runtime-dir", dir, "--journal", dir]).out)
+        XCTAssertEqual(json["rows"]?.array?.count, SystemsCheck.Component.allCases.count)
+        box.writer.remove()
+        let gone = runProgram([applianceBinary, "check", "--runtime-dir", dir, "--journal", dir, "--config", "/dev/null"])
+        XCTAssertEqual(gone.code, 1)
+        XCTAssertTrue(gone.out.contains("Failing   Is the box answering?"), gone.out)
+        XCTAssertTrue(gone.out.contains("Unknown   Is the GPS reading fresh?"), gone.out)
+    }
+}
