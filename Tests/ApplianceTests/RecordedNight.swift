@@ -1,0 +1,107 @@
+@testable import Appliance
+import Recordings
+import WatchCore
+import XCTest
+
+/// A night built the way the box builds its journal: a real recording through the real watch,
+/// its actions turned into history entries (the journal's record types), the track decimated
+/// like the journal's (every fix while anything is happening, one per 10 s while calm).
+struct RecordedNight {
+    var entries: [HistoryEntry] = []
+    var watch: Watch
+    var wallBase: WallTime
+    private var lastTrack: WallTime?
+
+    static let data = "/work/shared/data/gps/avnav/segments/"
+
+    init(settings: WatchSettings = WatchSettings(), wallBase: WallTime) {
+        watch = Watch(settings: settings)
+        self.wallBase = wallBase
+    }
+
+    func wall(_ now: Instant) -> WallTime { wallBase + (now - .zero) }
+
+    mutating func record(_ actions: [Action], at now: Instant) {
+        let at = wall(now)
+        for a in actions {
+            switch a {
+            case .accepted(let r, _):
+                switch r.decision {
+                case .mark: if let anchor = r.anchor { entries.append(.init(at: at, event: .mark(anchor))) }
+                case .release: entries.append(.init(at: at, event: .release))
+                case .setRadius(let m): entries.append(.init(at: at, event: .radius(m)))
+                case .arm: entries.append(.init(at: at, event: .arm))
+                case .disarm: entries.append(.init(at: at, event: .disarm))
+                case .snooze(let ep): entries.append(.init(at: at, event: .snooze(episode: ep, length: watch.settings.snooze)))
+                }
+            case .alarmChanged(let from, let to):
+                if case .ringing(let ep) = to { entries.append(.init(at: at, event: .alarmStart(episode: ep))) }
+                if case .snoozed(_, let ep) = from, to == .armed { entries.append(.init(at: at, event: .alarmStop(episode: ep))) }
+            case .verdictChanged(let from, let to):
+                var reason: CantJudgeReason?
+                if case .cantJudge(let r) = to { reason = r }
+                entries.append(.init(at: at, event: .verdict(from: from.kind, to: to.kind, reason: reason)))
+            case .faultRaised(let f): entries.append(.init(at: at, event: .faultRaised(f)))
+            case .faultCleared(let k): entries.append(.init(at: at, event: .faultCleared(k)))
+            case .track(let reading, let distance):
+                let calm = watch.verdict.kind == .holding || watch.verdict.kind == .noAnchor
+                if calm, let last = lastTrack, at - last < .seconds(10) { continue }
+                if let p = reading.position {
+                    entries.append(.init(at: at, event: .fix(position: p, accuracy: reading.accuracy, distance: distance)))
+                    lastTrack = at
+                }
+            default: break
+            }
+        }
+    }
+
+    mutating func handle(_ event: Event, at now: Instant) {
+        let actions = watch.handle(event, at: now)
+        record(actions, at: now)
+    }
+
+    /// Replays `file`, calling `script` before each fix with the fix's time since the start.
+    static func replay(_ file: String, wallBase: WallTime, script: (inout RecordedNight, Double, Instant) -> Void) throws -> RecordedNight {
+        guard let bytes = try Posix.readFile(data + file) else { throw PosixError(call: "open \(file)", code: 2) }
+        let log = try LogReader.read(bytes: bytes)
+        var night = RecordedNight(wallBase: wallBase)
+        for fix in log.fixes {
+            let now = fix.reading.received
+            script(&night, fix.t, now)
+            night.handle(.reading(fix.reading), at: now)
+        }
+        return night
+    }
+}
+
+/// The boat leaves its berth with the alarm armed: it rings, is snoozed, rings again after the
+/// snooze, and the skipper switches off. Plus a GPS fault that fixed itself.
+func leavingBerthNight(wallBase: WallTime) throws -> RecordedNight {
+    var marked = false, armed = false, snoozed = false, off = false
+    var rang: [Int: Double] = [:]
+    return try RecordedNight.replay("nmea-20130630_L7478-9454_leaving-berth.log", wallBase: wallBase) { night, t, now in
+        if !marked, t >= 30 {
+            night.handle(.decision(.setRadius(30)), at: now)
+            night.handle(.decision(.mark(.here)), at: now)
+            marked = night.watch.anchor != nil
+        }
+        if marked, !armed, t >= 40 {
+            night.handle(.armSwitch(on: true), at: now)
+            armed = true
+        }
+        if armed, t >= 120, t < 121 {
+            night.handle(.faultRaised(Fault(.gpsd, "GPS: gpsd is not answering", pushes: true)), at: now)
+        }
+        if armed, t >= 150, t < 151 { night.handle(.faultCleared(.gpsd), at: now) }
+        if case .ringing(let ep) = night.watch.alarm, rang[ep] == nil { rang[ep] = t }
+        // The skipper wakes and snoozes 20 s after the first ring; switches off 30 s into the second.
+        if case .ringing(let ep) = night.watch.alarm, ep == 1, !snoozed, t >= rang[1]! + 20 {
+            night.handle(.decision(.snooze(episode: ep)), at: now)
+            snoozed = true
+        }
+        if case .ringing(let ep) = night.watch.alarm, ep == 2, !off, t >= rang[2]! + 30 {
+            night.handle(.armSwitch(on: false), at: now)
+            off = true
+        }
+    }
+}
