@@ -26,19 +26,22 @@ enum SVGWriter {
         let origin = night.anchor ?? Geodesy.mean(fixes.map(\.position)) ?? fixes[0].position
         func local(_ c: Coordinate) -> (Double, Double) { Geodesy.offset(from: origin, to: c) }
 
-        // Half the plot holds the farthest thing drawn, with a little air.
-        var reach = night.radius?.value ?? 0
+        // The box around everything drawn (the track and the whole circle), centred, with air.
+        let r = night.anchor == nil ? 0 : night.radius?.value ?? 0
+        var minE = -r, maxE = r, minN = -r, maxN = r
         for f in fixes {
             let (e, n) = local(f.position)
-            reach = max(reach, abs(e), abs(n))
+            minE = min(minE, e); maxE = max(maxE, e); minN = min(minN, n); maxN = max(maxN, n)
         }
-        reach = max(reach * 1.1, 10)
+        let reach = max(max(maxE - minE, maxN - minN) / 2 * 1.1, 10)
+        let midE = (minE + maxE) / 2, midN = (minN + maxN) / 2
         let scale = (plot / 2) / reach
         let cx = width / 2, cy = top + plot / 2
         func px(_ c: Coordinate) -> (Double, Double) {
             let (e, n) = local(c)
-            return (cx + e * scale, cy - n * scale)
+            return (cx + (e - midE) * scale, cy - (n - midN) * scale)
         }
+        let (ax, ay) = (cx - midE * scale, cy + midN * scale)
         let height = top + plot + 70
         let rang = !night.rings.isEmpty
 
@@ -55,7 +58,7 @@ enum SVGWriter {
 
         if let r = night.radius, night.anchor != nil {
             let ring = rang ? Palette.danger : Palette.holding
-            s += "  <circle cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n(r.value * scale))\" fill=\"\(ring)\" fill-opacity=\"0.12\" "
+            s += "  <circle cx=\"\(n(ax))\" cy=\"\(n(ay))\" r=\"\(n(r.value * scale))\" fill=\"\(ring)\" fill-opacity=\"0.12\" "
             s += "stroke=\"\(ring)\" stroke-width=\"4\"/>\n"
         }
 
@@ -74,7 +77,7 @@ enum SVGWriter {
             s += "  <circle cx=\"\(n(x1))\" cy=\"\(n(y1))\" r=\"4\" fill=\"\(Palette.ink)\"/>\n"
         }
 
-        if night.anchor != nil { s += anchorGlyph(x: cx, y: cy) }
+        if night.anchor != nil { s += anchorGlyph(x: ax, y: ay) }
 
         for ring in night.rings {
             guard let p = ring.position else { continue }
