@@ -142,11 +142,14 @@ final class LibGPSConnection {
             mode: set & MODE_SET != 0 ? Int(f.mode) : 0,
             latitude: value(f.latitude, LATLON_SET),
             longitude: value(f.longitude, LATLON_SET),
-            eph: value(f.eph, HERR_SET),
-            epx: value(f.epx, HERR_SET),
-            epy: value(f.epy, HERR_SET),
-            speed: value(f.speed, SPEED_SET),
-            track: value(f.track, TRACK_SET),
+            // libgps resets every TPV number to NaN before unpacking a TPV, and it sets HERR_SET
+            // only for epx/epy (measured: a TPV with "eph" alone leaves it clear), so these go
+            // by their values; GPSDFix turns NaN into nil.
+            eph: f.eph,
+            epx: f.epx,
+            epy: f.epy,
+            speed: f.speed,
+            track: f.track,
             time: hasTime ? Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1e9 : nil,
             device: device)
     }
