@@ -19,6 +19,7 @@ public final class GPSFakeFixture {
     /// gpsfake's scratch directory (its TMPDIR); also holds its stdout and stderr.
     public let directory: String
     public let secondsPerSentence: Double
+    public let endsWithLog: Bool
     /// gpsfake's pid, which is also the process group of it and its gpsd.
     public private(set) var pid: pid_t = 0
     /// gpsd's pids seen in the group, so that only their shared memory is removed.
@@ -32,13 +33,20 @@ public final class GPSFakeFixture {
 
     /// Starts gpsfake. Throws with the reason when gpsfake or python is missing or the
     /// directory can't be made: the caller's test must fail, never pass silently.
-    public init(log: String, secondsPerSentence: Double = 0.02, port: UInt16? = nil) throws {
+    ///
+    /// `endsWithLog` (gpsfake's `-p`): gpsfake watches too, waits 1.4 s, replays once, removes
+    /// the receiver (gpsd sends DEVICE with `"activated":0`) and exits about a second later,
+    /// taking gpsd with it. Without it gpsd stays up after the last sentence with a silent
+    /// receiver until `stop()`: the "reports stopped" case. Without it, gpsd opens the receiver
+    /// (and gpsfake starts replaying) only once a client watches.
+    public init(log: String, secondsPerSentence: Double = 0.02, port: UInt16? = nil, endsWithLog: Bool = true) throws {
         for path in [Self.python, Self.gpsfake] where access(path, X_OK) != 0 {
             throw Failure(description: "gpsfake can't start: \(path) is missing (install gpsd and gpsd-clients)")
         }
         guard access(log, R_OK) == 0 else { throw Failure(description: "gpsfake can't start: no log at \(log)") }
         self.log = log
         self.secondsPerSentence = secondsPerSentence
+        self.endsWithLog = endsWithLog
         self.port = try port ?? Self.freePort()
         var template = Array("/tmp/gpsfake-fixture-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
@@ -49,7 +57,8 @@ public final class GPSFakeFixture {
     deinit { stop() }
 
     /// Writes `lines` (already framed sentences, or anything else a test wants to send) to a
-    /// log file in a fresh directory and returns its path.
+    /// log file in a fresh directory and returns its path; `stop()` of the fixture that replays
+    /// it removes it.
     public static func writeLog(_ lines: [String], name: String = "test.log") throws -> String {
         var template = Array("/tmp/gpsfake-log-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
@@ -76,8 +85,9 @@ public final class GPSFakeFixture {
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attr, 0)
 
-        let args = [Self.python, Self.gpsfake, "-1", "-p", "-q", "-P", String(port),
-                    "-c", String(secondsPerSentence), log]
+        // -W: without -p, gpsfake would otherwise give up on an exhausted log after 60 s.
+        let args = [Self.python, Self.gpsfake, "-1", "-q", "-P", String(port), "-c", String(secondsPerSentence)]
+            + (endsWithLog ? ["-p"] : ["-W", "3600"]) + [log]
         let env = ["TMPDIR=\(directory)", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C.UTF-8"]
         var cargs = args.map { strdup($0) } + [nil]
         var cenv = env.map { strdup($0) } + [nil]
@@ -144,6 +154,11 @@ public final class GPSFakeFixture {
             Self.pause(milliseconds: 10)
         }
         removeLeftovers()
+        // A log made by `writeLog` goes with the fixture that replayed it.
+        if log.hasPrefix("/tmp/gpsfake-log-"), let slash = log.lastIndex(of: "/") {
+            unlink(log)
+            rmdir(String(log[..<slash]))
+        }
     }
 
     /// gpsfake's stderr so far.

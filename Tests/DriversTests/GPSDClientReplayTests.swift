@@ -24,17 +24,6 @@ final class GPSDClientReplayTests: XCTestCase {
         return data + "/" + relative
     }
 
-    func startFake(_ log: String, secondsPerSentence: Double = 0.02, port: UInt16? = nil) throws -> GPSFakeFixture {
-        do {
-            let fake = try GPSFakeFixture(log: log, secondsPerSentence: secondsPerSentence, port: port)
-            try fake.waitUntilListening()
-            return fake
-        } catch {
-            XCTFail("gpsd could not start: \(error)")
-            throw error
-        }
-    }
-
     func testReadingsMatchTheCapturesFixes() throws {
         let log = Self.dataPath("gpsd/test/daemon/mt3339.log")
         let expected = ExpectedFixes.read(GPSFakeFixtureTestsSupport.read(log))
@@ -80,5 +69,19 @@ enum GPSFakeFixtureTestsSupport {
             bytes += buf[0..<n]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Starts gpsfake and waits for its gpsd, failing the calling test with the reason when gpsd
+/// can't start (never a silent pass).
+func startFake(_ log: String, secondsPerSentence: Double = 0.02, port: UInt16? = nil,
+               file: StaticString = #filePath, line: UInt = #line) throws -> GPSFakeFixture {
+    do {
+        let fake = try GPSFakeFixture(log: log, secondsPerSentence: secondsPerSentence, port: port)
+        try fake.waitUntilListening()
+        return fake
+    } catch {
+        XCTFail("gpsd could not start: \(error)", file: file, line: line)
+        throw error
     }
 }

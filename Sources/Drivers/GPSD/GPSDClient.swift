@@ -54,6 +54,9 @@ public final class GPSDClient: Pollable {
     private var lastFailure: Failure?
     private var failures = 0
     private var hadStream = false
+    /// gpsd's VERSION banner arrived on this connection: only that proves a live gpsd, since a
+    /// gpsd that is shutting down still accepts for a moment and then closes.
+    private var bannerSeen = false
     /// Set when the batch limit left whole lines in libgps's buffer: poll won't say so.
     private var bufferedSince: Instant?
 
@@ -78,6 +81,8 @@ public final class GPSDClient: Pollable {
         self.settings = settings
         self.wallClock = wallClock
         self.phase = .waiting(until: now)
+        // Down until a gpsd says hello: the grace for the gpsd fault starts now.
+        self.downSince = now
         // libgps writes to the socket with plain write(): a write to a gpsd that just died would
         // otherwise kill the whole box with SIGPIPE.
         _ = signal(SIGPIPE, SIG_IGN)
@@ -122,7 +127,7 @@ public final class GPSDClient: Pollable {
                 consider((lastReportAt ?? streamingSince) + settings.reportsStoppedAfter)
             }
         }
-        if !isConnected, let since = downSince, raised[.gpsd] == nil {
+        if !bannerSeen, let since = downSince, raised[.gpsd] == nil {
             consider(since + settings.gpsdGrace)
         }
         return next
@@ -202,9 +207,7 @@ public final class GPSDClient: Pollable {
         }
         phase = .streaming
         stats.connects += 1
-        failures = 0
-        downSince = nil
-        lastFailure = nil
+        bannerSeen = false
         streamingSince = now
         lastReportAt = nil
         deviceGone = false
@@ -212,6 +215,14 @@ public final class GPSDClient: Pollable {
         lastGPSTime = nil
         gpsTimeSince = nil
         frozen = false
+    }
+
+    /// gpsd said hello: the connection is good, and the gpsd fault is settled.
+    private func greeted() {
+        bannerSeen = true
+        failures = 0
+        downSince = nil
+        lastFailure = nil
         if hadStream {
             setFault(.gpsd, Fault(.gpsd, GPSDCopy.restarted, pushes: false))
         } else {
@@ -232,8 +243,9 @@ public final class GPSDClient: Pollable {
         connection.close()
         bufferedSince = nil
         stats.disconnects += 1
-        downSince = now
-        failures = 0
+        if downSince == nil { downSince = now }
+        if bannerSeen { failures = 0 }
+        bannerSeen = false
         lastFailure = .refused
         // What the receiver does is unknown while gpsd is away; the gpsd fault says why.
         setFault(.receiver, nil)
@@ -292,6 +304,7 @@ public final class GPSDClient: Pollable {
             knownDevices = count
         case .version(let release):
             stats.gpsdRelease = release
+            if !bannerSeen { greeted() }
         case .error, .other:
             break
         }
@@ -309,7 +322,7 @@ public final class GPSDClient: Pollable {
     // MARK: - Faults
 
     private func evaluate(_ now: Instant) {
-        if isConnected {
+        if isConnected, bannerSeen {
             var receiver: Fault?
             if deviceGone {
                 receiver = Fault(.receiver, GPSDCopy.unplugged)
@@ -322,8 +335,9 @@ public final class GPSDClient: Pollable {
             setFault(.receiver, receiver)
             // Once the receiver fault explains the silence, the restart note has said its piece.
             if receiver != nil, raised[.gpsd]?.pushes == false { setFault(.gpsd, nil) }
-        } else if let since = downSince, now - since >= settings.gpsdGrace, let failure = lastFailure {
-            setFault(.gpsd, fault(for: failure))
+        } else if let since = downSince, now - since >= settings.gpsdGrace {
+            // Connected but never greeted: something on that port that is not a working gpsd.
+            setFault(.gpsd, fault(for: isConnected ? .rejected : lastFailure ?? .refused))
         }
     }
 
