@@ -7,6 +7,7 @@ enum CommandTable {
     static let all: [any Command.Type] = [
         DemoCommand.self,
         ReplayCommand.self,
+        RunCommand.self,
     ]
 
     static func printUsage() {
