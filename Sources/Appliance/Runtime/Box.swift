@@ -39,10 +39,15 @@ final class Box {
     /// The order is the product's: sound an alarm at once; make decisions durable before
     /// confirming them; refuse at once.
     private func carryOut(_ actions: [Action], now: Instant, reply: ((DecisionOutcome) -> Void)?, journal: Bool) {
+        // First what must not wait: the alarm, the fault pattern, refusals and plain chirps.
         for action in actions {
             switch action {
             case .alarmSound(let on): annunciator.alarm(on: on, now: now)
             case .faultSound(let on): annunciator.fault(on: on, now: now)
+            case .refused(_, let why):
+                annunciator.chirp(.refusal, now: now)
+                reply?(.refused(why))
+            case .chirp(let c): annunciator.chirp(c, now: now)
             default: break
             }
         }
@@ -55,19 +60,10 @@ final class Box {
                 carryOut(more, now: now, reply: nil, journal: false)
             }
         }
-        for action in actions {
-            switch action {
-            case .accepted(let receipt, let chirp):
-                annunciator.chirp(chirp, now: now)
-                reply?(.accepted(receipt, saved: saved))
-            case .refused(_, let why):
-                annunciator.chirp(.refusal, now: now)
-                reply?(.refused(why))
-            case .chirp(let c):
-                annunciator.chirp(c, now: now)
-            default:
-                break
-            }
+        // Then confirmations, which only a durable record earns.
+        for case .accepted(let receipt, let chirp) in actions {
+            annunciator.chirp(chirp, now: now)
+            reply?(.accepted(receipt, saved: saved))
         }
         onActions?(actions, now)
         refresh(now: now)
