@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let summary = "Run the box: watch the anchor until stopped"
     static let help = """
         Usage: anchor-alert run [--config FILE] [--simulate hold|drag|demo|FILE] [--speed N]
-                                [--journal-dir DIR] [--runtime-dir DIR]
+                                [--switch on|off] [--journal-dir DIR] [--runtime-dir DIR]
 
         Runs the watch: reads GPS from gpsd (or a simulated boat), drives the buzzer, the siren
         and the LED ring, reads the arm switch and the button, keeps the journal, writes the
@@ -24,6 +24,8 @@ enum RunCommand: Command {
           --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, demo (scripted
                                boats) or FILE (a recorded log played at its own pace)
           --speed N            script seconds per real second for --simulate (default 1)
+          --switch on|off      with --simulate: a simulated arm switch in this position at start;
+                               then SIGUSR1 slides it to ARM and SIGUSR2 slides it off
           --journal-dir DIR    overrides journal.directory
           --runtime-dir DIR    overrides runtime.directory
 
@@ -38,12 +40,22 @@ enum RunCommand: Command {
         let speed: Double
         let journalDir: String?
         let runtimeDir: String?
+        let simulatedSwitch: Bool?
         do {
             configPath = try a.option("--config")
             simulate = try a.option("--simulate")
             speed = try a.double("--speed") ?? 1
             journalDir = try a.option("--journal-dir")
             runtimeDir = try a.option("--runtime-dir")
+            switch try a.option("--switch") {
+            case nil: simulatedSwitch = nil
+            case "on": simulatedSwitch = true
+            case "off": simulatedSwitch = false
+            case let other?: throw Arguments.UsageError(description: "--switch takes on or off, not \(other)")
+            }
+            if simulatedSwitch != nil, simulate == nil {
+                throw Arguments.UsageError(description: "--switch simulates the arm switch: it needs --simulate")
+            }
             _ = try a.finish(maxPositionals: 0)
             guard speed > 0 else { throw Arguments.UsageError(description: "--speed must be more than 0") }
         } catch {
@@ -58,7 +70,7 @@ enum RunCommand: Command {
 
         let loop: EventLoop
         do {
-            loop = try EventLoop()
+            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [SIGUSR1, SIGUSR2])
         } catch {
             Console.error("anchor-alert run: can't start the event loop: \(error)")
             return ExitCode.failure
@@ -86,8 +98,13 @@ enum RunCommand: Command {
             }
             for p in again.problems { Console.error(p) }
         }
-        for f in faults { box.handle(.faultRaised(f), now: now) }
         print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
+        for f in faults { box.handle(.faultRaised(f), now: now) }
+        if let on = simulatedSwitch {
+            runtime.simulatedSwitch = true
+            // The switch's position at start is a decision, as with the real one.
+            box.handle(.armSwitch(on: on), now: now)
+        }
         box.refresh(now: now)
         loop.run(runtime)
         print("Anchor Alert: stopped")

@@ -11,6 +11,8 @@ final class BoxRuntime: LoopClient {
     /// Called on SIGTERM/SIGINT before the loop ends: outputs to a safe state, journal flushed.
     var onShutdown: [() -> Void] = []
     var onReload: (() -> Void)?
+    /// Signals that stand for the arm switch when it is simulated: SIGUSR1 = ARM, SIGUSR2 = off.
+    var simulatedSwitch = false
     var watchdog: (interval: Duration, ping: () -> Void)?
     private var lastPing: Instant?
 
@@ -54,6 +56,10 @@ final class BoxRuntime: LoopClient {
     func signal(_ number: Int32, now: Instant) -> Bool {
         if number == SIGHUP {
             onReload?()
+            return true
+        }
+        if simulatedSwitch, number == SIGUSR1 || number == SIGUSR2 {
+            box.handle(.armSwitch(on: number == SIGUSR1), now: now)
             return true
         }
         for step in onShutdown { step() }

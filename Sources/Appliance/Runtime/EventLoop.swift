@@ -27,12 +27,13 @@ final class EventLoop {
     private let signalFD: Int32
     private(set) var wakeups = 0
 
-    init() throws {
+    /// `extraSignals` join SIGTERM, SIGINT and SIGHUP on the signalfd (the simulated switch).
+    init(extraSignals: [Int32] = []) throws {
         timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard timerFD >= 0 else { throw SystemError(call: "timerfd_create", errno: errno) }
         var mask = sigset_t()
         sigemptyset(&mask)
-        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&mask, s) }
+        for s in [SIGTERM, SIGINT, SIGHUP] + extraSignals { sigaddset(&mask, s) }
         // Blocked for the whole process, so they arrive only through the signalfd.
         sigprocmask(SIG_BLOCK, &mask, nil)
         // libgps and the control socket write to peers that may be gone: EPIPE, not death.
