@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "WatchCore", "GPSDTestSupport"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
     ]
 )

@@ -1,6 +1,7 @@
 import Drivers
 import GPSDTestSupport
 import Glibc
+import Recordings
 import WatchCore
 import XCTest
 
@@ -83,5 +84,43 @@ func startFake(_ log: String, secondsPerSentence: Double = 0.02, port: UInt16? =
     } catch {
         XCTFail("gpsd could not start: \(error)", file: file, line: line)
         throw error
+    }
+}
+
+/// The driver's readings of a file through gpsd against `Recordings`' reading of the same file:
+/// the box over gpsd and `anchor-alert replay` must see the same fixes.
+final class GPSDAgainstRecordingsTests: XCTestCase {
+    func testDriverAndRecordingsReadTheSameFixes() throws {
+        let log = GPSDClientReplayTests.dataPath("gpsd/test/daemon/mt3339.log")
+        let text = GPSFakeFixtureTestsSupport.read(log)
+        let recorded = try LogReader.read(bytes: Array(text.utf8))
+        var byTime: [Int: GPSReading] = [:]
+        for r in recorded.readings { if let t = r.gpsTime { byTime[ExpectedFixes.key(gpsTime: t)] = r } }
+        XCTAssertGreaterThan(byTime.count, 20)
+
+        let fake = try startFake(log)
+        defer { fake.stop() }
+        let client = GPSDClient(settings: GPSDClientReplayTests.settings(port: fake.port), now: PollDriver.now())
+        let loop = PollDriver(client)
+        loop.run(timeout: .seconds(30)) { _ in !fake.isRunning && !client.isConnected }
+        var compared = 0, dgpsMismatches = 0
+        for r in loop.readings {
+            // gpsd places this 2015 capture in 2034: compare by time of day.
+            guard let t = r.gpsTime, let want = byTime[ExpectedFixes.key(gpsTime: t)] else { continue }
+            compared += 1
+            XCTAssertEqual(r.mode, want.mode)
+            XCTAssertEqual(r.position?.latitude ?? 0, want.position?.latitude ?? 1, accuracy: 1e-9)
+            XCTAssertEqual(r.position?.longitude ?? 0, want.position?.longitude ?? 1, accuracy: 1e-9)
+            // Accuracy is not compared here: this capture's fixes are DGPS (GGA quality 2), for
+            // which gpsd 3.22 reports eph = HDOP x 4.75 m, while Recordings uses HDOP x 19 m
+            // for every fix (measured: HDOP 0.98 gives 4.655 here, 18.62 there). Reported to
+            // the lead; plain GPS fixes agree (see the known-sentences test).
+            XCTAssertEqual(r.accuracy == nil, want.accuracy == nil, "accuracy known to both at \(t)")
+            if let a = r.accuracy, let b = want.accuracy, abs(a.value - b.value) > 0.05 { dgpsMismatches += 1 }
+            XCTAssertEqual(r.speed ?? -1, want.speed ?? -1, accuracy: 0.01)
+            XCTAssertEqual(r.track ?? -1, want.track ?? -1, accuracy: 0.01)
+        }
+        print("driver vs Recordings: \(compared) fixes compared of \(byTime.count) in the file; accuracy differs on \(dgpsMismatches) (DGPS)")
+        XCTAssertEqual(compared, byTime.count, "every fix of the file, through gpsd")
     }
 }

@@ -1,6 +1,7 @@
 import Drivers
 import GPSDTestSupport
 import Glibc
+import Recordings
 import WatchCore
 import XCTest
 
@@ -60,6 +61,16 @@ final class GPSDClientScenarioTests: XCTestCase {
             XCTAssertEqual(r.track ?? -1, 123.4, accuracy: 1e-6)
             let a = try XCTUnwrap(r.accuracy, "eph from HDOP")
             XCTAssertTrue(a.value > 0 && a.value < 100, "accuracy \(a)")
+        }
+        // Recordings (what `anchor-alert replay` reads) agrees with gpsd on these plain GPS fixes.
+        let recorded = try LogReader.read(bytes: Array(GPSFakeFixtureTestsSupport.read(path).utf8))
+        for r in timed {
+            let same = recorded.readings.first { $0.gpsTime.map { ExpectedFixes.key(gpsTime: $0) } == ExpectedFixes.key(gpsTime: r.gpsTime!) }
+            let want = try XCTUnwrap(same, "Recordings reads the same epoch")
+            XCTAssertEqual(r.position?.latitude ?? 0, want.position?.latitude ?? 1, accuracy: 1e-9)
+            XCTAssertEqual(r.accuracy?.value ?? -1, want.accuracy?.value ?? -2, accuracy: 0.01, "HDOP x 19 m on both sides")
+            XCTAssertEqual(r.speed ?? -1, want.speed ?? -2, accuracy: 1e-3)
+            XCTAssertEqual(r.track ?? -1, want.track ?? -2, accuracy: 1e-6)
         }
         print("known sentences: first reading accuracy \(timed.first?.accuracy.map { "\($0.value)" } ?? "nil") m at HDOP 1.5")
         XCTAssertTrue(client.raised.isEmpty, "no faults: \(client.raised)")
