@@ -134,9 +134,10 @@ final class GPSDClientScenarioTests: XCTestCase {
         for i in 0..<5 { lines += NMEA.fix(secondsOfDay: now - 30 + i, date: date, latitude: 1, longitude: 2) }
         let fake = try startFake(try GPSFakeFixture.writeLog(lines))
         defer { fake.stop() }
-        let client = client(fake) { $0.gpsdGrace = .milliseconds(500) }
+        // A grace long enough for a loaded machine to greet, short enough for the test.
+        let client = client(fake) { $0.gpsdGrace = .seconds(2) }
         let loop = PollDriver(client)
-        XCTAssertTrue(loop.run(timeout: .seconds(25)) { _ in !loop.raised(.gpsd).isEmpty }, "events: \(loop.events.map(\.event))")
+        XCTAssertTrue(loop.run(timeout: .seconds(30)) { _ in !loop.raised(.gpsd).isEmpty }, "events: \(loop.events.map(\.event))")
         // gpsfake removes the receiver when its log ends (DEVICE "activated":0, which libgps
         // 3.22 drops: the driver reads it from the raw line), then exits, taking gpsd with it.
         XCTAssertEqual(loop.raised(.receiver).map(\.message), [GPSDCopy.unplugged])
@@ -146,10 +147,11 @@ final class GPSDClientScenarioTests: XCTestCase {
         XCTAssertEqual(gpsd.map(\.message), ["GPS: gpsd is not running"])
         XCTAssertTrue(gpsd[0].pushes)
         // Order: every reading before the first fault.
-        let firstFault = loop.events.firstIndex { if case .faultRaised = $0.event { true } else { false } }!
+        guard let firstFault = loop.events.firstIndex(where: { if case .faultRaised = $0.event { true } else { false } }),
+              let unplugAt = loop.events.first(where: { if case .faultRaised(let f) = $0.event, f.kind == .receiver { true } else { false } })?.at,
+              let lastReadingAt = loop.events.last(where: { if case .reading = $0.event { true } else { false } })?.at
+        else { return XCTFail("no readings or no receiver fault: \(loop.events.map(\.event))") }
         XCTAssertFalse(loop.events[firstFault...].contains { if case .reading = $0.event { true } else { false } })
-        let unplugAt = loop.events.first { if case .faultRaised(let f) = $0.event, f.kind == .receiver { true } else { false } }!.at
-        let lastReadingAt = loop.events.last { if case .reading = $0.event { true } else { false } }!.at
         print("log end: receiver fault \((unplugAt - lastReadingAt).seconds) s after the last reading")
     }
 
@@ -235,7 +237,8 @@ final class GPSDClientScenarioTests: XCTestCase {
         defer { second.stop() }
         XCTAssertTrue(loop.run(timeout: .seconds(20)) { _ in loop.readings.contains { $0.position?.latitude == 7 } },
                       "readings resume: \(loop.events.map(\.event)) \(second.stderr)")
-        let resumedAt = loop.events.first { if case .reading(let r) = $0.event, r.position?.latitude == 7 { true } else { false } }!.at
+        guard let resumedAt = loop.events.first(where: { if case .reading(let r) = $0.event, r.position?.latitude == 7 { true } else { false } })?.at
+        else { return XCTFail("readings did not resume") }
         let reconnectedAt = loop.events.first { if case .faultRaised(let f) = $0.event, f.message == GPSDCopy.restarted { true } else { false } }?.at
         XCTAssertLessThan(before, 40, "the kill landed mid-stream")
         XCTAssertEqual(client.stats.connects, 2)
