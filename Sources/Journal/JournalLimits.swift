@@ -24,10 +24,12 @@ public struct JournalLimits: Hashable, Sendable {
     /// never stops the journal.
     public var sanitized: JournalLimits {
         var l = self
-        l.segmentBytes = max(l.segmentBytes, 4 * (JournalConstants.headerSize + JournalConstants.maxPayload))
+        // A segment is a soft limit (a record larger than what is left still goes in a fresh
+        // segment), so a small one only costs more rotations: tests use that.
+        l.segmentBytes = max(l.segmentBytes, 512)
         l.totalBytes = max(l.totalBytes, 2 * l.segmentBytes)
         l.minFreeBytes = max(0, l.minFreeBytes)
-        l.batchBytes = min(max(l.batchBytes, 256), l.segmentBytes / 4)
+        l.batchBytes = min(max(l.batchBytes, 64), l.segmentBytes / 4)
         return l
     }
 }
