@@ -1,0 +1,111 @@
+import WatchCore
+
+extension Journal {
+    /// Opens the journal at start: recovers what it can, starts a new segment (segment record,
+    /// snapshot of the restored state, boot record), and returns the journal with what it
+    /// restored. Never throws and never refuses: a missing or unreadable journal starts fresh
+    /// from `fresh`, and a journal that can't be written is returned failed, with its fault.
+    public static func open(
+        directory: String = JournalConstants.defaultDirectory,
+        limits: JournalLimits = JournalLimits(),
+        fileSystem: any JournalFileSystem = PosixFileSystem(),
+        fresh: WatchMemory = .fresh(),
+        at stamp: Stamp
+    ) -> (journal: Journal, recovery: Recovery) {
+        let fs = fileSystem
+        var notes: [RecoveryNote] = []
+        try? fs.makeDirectory(directory)
+        var names: [String] = []
+        var unlisted = false
+        do {
+            names = try fs.list(directory)
+        } catch {
+            let e = error as? FileSystemError ?? FileSystemError(.list, directory, .io)
+            if e.errno != .notFound {
+                unlisted = true
+                notes.append(.unreadableSegment(segment: directory, error: e))
+            }
+        }
+        let sequences = names.compactMap(SegmentName.sequence).sorted()
+
+        // Newest first, until a segment holds a snapshot: usually only the newest is read.
+        var newerRecords: [[JournalRecord]] = []
+        var base: WatchMemory?
+        var segments: [Segment] = []
+        var segmentNotes: [[RecoveryNote]] = []
+        var read = 0, readable = 0
+        for sequence in sequences.reversed() {
+            let name = SegmentName.name(sequence)
+            let path = directory + "/" + name
+            if base != nil {
+                segments.append(Segment(sequence: sequence, size: (try? fs.size(path)) ?? 0, durable: true, empty: false))
+                continue
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try fs.read(path)
+            } catch {
+                let e = error as? FileSystemError ?? FileSystemError(.read, path, .io)
+                segmentNotes.append([.unreadableSegment(segment: name, error: e)])
+                segments.append(Segment(sequence: sequence, size: (try? fs.size(path)) ?? 0, durable: true, empty: false))
+                continue
+            }
+            read += 1
+            var records: [JournalRecord] = []
+            var snapshot: WatchMemory?
+            let summary = SegmentScanner.scan(bytes, segment: name) { _, stamped in
+                if case .snapshot(let m) = stamped.record {
+                    snapshot = m
+                    records.removeAll()
+                } else if stamped.record.type.isDurableAtOnce {
+                    records.append(stamped.record)
+                }
+            }
+            var these = summary.notes
+            var size = bytes.count
+            if summary.cutTail {
+                do {
+                    let file = try fs.openForAppending(path)
+                    defer { file.close() }
+                    try file.truncate(to: summary.validEnd)
+                    try file.syncData()
+                    size = summary.validEnd
+                } catch {
+                    let e = error as? FileSystemError ?? FileSystemError(.truncate, path, .io)
+                    these.append(.notTruncated(segment: name, error: e))
+                }
+            }
+            if summary.validEnd > 0 { readable += 1 }
+            segmentNotes.append(these)
+            segments.append(Segment(sequence: sequence, size: size, durable: true, empty: summary.validEnd == 0))
+            newerRecords.append(records)
+            base = snapshot
+        }
+        notes += segmentNotes.reversed().flatMap { $0 }
+
+        var memory = base ?? fresh
+        var replayed = 0
+        for records in newerRecords.reversed() {
+            for record in records { memory.apply(record) }
+            replayed += records.count
+        }
+        if sequences.isEmpty {
+            notes.append(unlisted ? .unreadable : .missing)
+        } else if readable == 0 {
+            notes.append(.unreadable)
+        }
+
+        let journal = Journal(directory: directory, limits: limits, fileSystem: fs, memory: memory,
+                              older: segments.sorted { $0.sequence < $1.sequence },
+                              nextSequence: (sequences.last ?? 0) + 1)
+        let result = journal.persist(frame(.boot, at: stamp), base: memory, at: stamp)
+        if case .notSaved(let failure) = result.saved { notes.append(.notWritable(failure)) }
+
+        let faults = notes.filter(\.isFault)
+        let fault = faults.isEmpty ? nil : Fault(
+            .journal, (faults.first(where: \.pushes) ?? faults[0]).description,
+            pushes: faults.contains(where: \.pushes))
+        return (journal, Recovery(memory: memory, notes: notes, fault: fault, segmentsRead: read,
+                                  recordsReplayed: replayed))
+    }
+}

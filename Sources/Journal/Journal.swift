@@ -1,0 +1,349 @@
+import WatchCore
+
+/// The crash-safe journal (Docs/journal-format.md). One instance, owned by the event loop.
+///
+/// The event loop's whole contract:
+///
+///     // At start, before the first event. Never throws, never refuses.
+///     let (journal, recovery) = Journal.open(directory: dir, limits: limits, at: stamp)
+///     for event in recovery.events { run(watch.handle(event, at: now)) }   // the journal fault, if any
+///     run(watch.restore(recovery.memory, at: now))    // rings at once if it was ringing
+///
+///     // Each turn, after `let actions = watch.handle(event, at: now)`:
+///     //   1. sound `.alarmSound(on: true)` at once (never waits on the journal);
+///     //   2. let result = journal.record(actions, pace: TrackPace(of: watch), at: stamp)
+///     //   3. confirm `.accepted` decisions (chirp, receipt) only if result.saved is .saved;
+///     //      otherwise the receipt says it is not saved;
+///     //   4. feed result.events (journal fault raised or cleared) back to the watch.
+///
+///     // Timer: arm it for journal.nextDeadline too; when it fires, journal.flushIfDue(at: stamp).
+///     // Clean shutdown (SIGTERM): journal.flush(at: stamp); journal.close().
+///
+/// Decisions (types 1 to 11) are appended with the batched records before them and synced once
+/// per call. Track fixes, verdict changes and faults wait in memory for the next sync. A failed
+/// write or sync puts the journal in a failed state (the fault pushes) until a retry starts a
+/// new segment that holds a snapshot of everything decided meanwhile.
+public final class Journal {
+    /// What the box got back at start.
+    public struct Recovery: Hashable, Sendable {
+        /// Feed to `Watch.restore(_:at:)`.
+        public var memory: WatchMemory
+        /// Everything recovery found and did, oldest segment first.
+        public var notes: [RecoveryNote]
+        /// The journal fault to raise, if recovery lost something or can't write.
+        public var fault: Fault?
+        public var segmentsRead: Int
+        public var recordsReplayed: Int
+
+        /// `fault` as events for `Watch.handle`.
+        public var events: [Event] { fault.map { [.faultRaised($0)] } ?? [] }
+    }
+
+    public enum Saved: Hashable, Sendable {
+        /// Nothing needed writing.
+        case nothing
+        /// Appended and fdatasync'd: confirm.
+        case saved
+        /// Not durable: never confirm as saved.
+        case notSaved(JournalFailure)
+    }
+
+    public struct WriteResult: Hashable, Sendable {
+        public var saved: Saved
+        /// `.faultRaised` when the journal just failed, `.faultCleared(.journal)` when it recovered.
+        public var events: [Event]
+
+        static let nothing = WriteResult(saved: .nothing, events: [])
+    }
+
+    /// What the journal cost the card, for the benchmark and Systems Check.
+    public struct Stats: Hashable, Sendable {
+        public var bytesWritten = 0
+        public var dataSyncs = 0
+        public var directorySyncs = 0
+        public var segmentsStarted = 0
+        public var segmentsDeleted = 0
+        public var failures = 0
+        public var tracksKept = 0
+        public var tracksDropped = 0
+    }
+
+    struct Segment: Hashable {
+        var sequence: UInt64
+        var size: Int
+        /// Its first sync succeeded: its snapshot is on the card.
+        var durable: Bool
+        /// No whole record: deleted at the next compaction.
+        var empty: Bool
+    }
+
+    public let directory: String
+    public let limits: JournalLimits
+    let fs: any JournalFileSystem
+
+    /// The restorable state including everything handed to the journal, saved or not.
+    public private(set) var memory: WatchMemory
+    /// Set while the journal can't save.
+    public private(set) var failure: JournalFailure?
+    public private(set) var stats = Stats()
+
+    var active: (segment: Segment, file: any JournalFile)?
+    var older: [Segment] = []
+    var nextSequence: UInt64
+    var pending: [[UInt8]] = []
+    var pendingBytes = 0
+    var pendingSince: Instant?
+    var pendingAttention = false
+    var lastTrack: Instant?
+    var retryAt: Instant?
+
+    init(directory: String, limits: JournalLimits, fileSystem: any JournalFileSystem, memory: WatchMemory,
+         older: [Segment], nextSequence: UInt64) {
+        self.directory = directory
+        self.limits = limits.sanitized
+        self.fs = fileSystem
+        self.memory = memory
+        self.older = older
+        self.nextSequence = nextSequence
+    }
+
+    deinit { active?.file.close() }
+
+    // MARK: - Writing
+
+    /// Everything one turn's actions leave in the journal: decisions and alarm moves are synced
+    /// now (one sync, with the batch before them); the rest is batched or, for the track,
+    /// decimated by `pace`.
+    public func record(_ actions: [Action], pace: TrackPace, at stamp: Stamp) -> WriteResult {
+        var durable: [JournalRecord] = []
+        for action in actions {
+            guard let record = JournalRecord.from(action, at: stamp.monotonic) else { continue }
+            switch record {
+            case .trackFix(let fix): track(fix, pace: pace, at: stamp)
+            default:
+                if record.type.isDurableAtOnce { durable.append(record) } else { batch(record, pace: pace, at: stamp) }
+            }
+        }
+        return durable.isEmpty ? flushIfDue(at: stamp) : commit(durable, at: stamp)
+    }
+
+    /// Appends `records` (after any batched ones) and syncs once. `.saved` means durable.
+    public func commit(_ records: [JournalRecord], at stamp: Stamp) -> WriteResult {
+        let base = memory
+        var bytes: [UInt8] = []
+        for record in records {
+            memory.apply(record)
+            bytes += Self.frame(record, at: stamp)
+        }
+        return persist(bytes, base: base, at: stamp)
+    }
+
+    /// Keeps a record for the next sync (no I/O).
+    public func batch(_ record: JournalRecord, pace: TrackPace, at stamp: Stamp) {
+        let frame = Self.frame(record, at: stamp)
+        pending.append(frame)
+        pendingBytes += frame.count
+        if pendingSince == nil { pendingSince = stamp.monotonic }
+        if pace == .attention { pendingAttention = true }
+        // While failed, nothing drains the batch: keep the newest, bounded.
+        while pendingBytes > JournalConstants.maxPendingBytes, !pending.isEmpty {
+            pendingBytes -= pending.removeFirst().count
+        }
+    }
+
+    /// Keeps a track fix if the pace wants it: every fix in attention, one per interval when calm.
+    public func track(_ fix: TrackFix, pace: TrackPace, at stamp: Stamp) {
+        if pace == .calm, let last = lastTrack, stamp.monotonic - last < limits.calmTrackInterval,
+            stamp.monotonic >= last
+        {
+            stats.tracksDropped += 1
+            return
+        }
+        lastTrack = stamp.monotonic
+        stats.tracksKept += 1
+        batch(.trackFix(fix), pace: pace, at: stamp)
+    }
+
+    /// When the loop must call `flushIfDue`: the batch's flush age or size, or a failed journal's
+    /// retry. nil when nothing waits.
+    public var nextDeadline: Instant? {
+        if failure != nil { return retryAt }
+        guard let since = pendingSince else { return nil }
+        if pendingBytes >= limits.batchBytes { return since }
+        return since + (pendingAttention ? limits.attentionFlushAge : limits.calmFlushAge)
+    }
+
+    public func flushIfDue(at stamp: Stamp) -> WriteResult {
+        guard let due = nextDeadline, stamp.monotonic >= due else { return .nothing }
+        return flush(at: stamp)
+    }
+
+    /// Syncs the batch now (and retries a failed journal). For a clean shutdown, and for tests.
+    public func flush(at stamp: Stamp) -> WriteResult {
+        guard !pending.isEmpty || failure != nil else { return .nothing }
+        return persist([], base: memory, at: stamp)
+    }
+
+    public func close() {
+        active?.file.close()
+        if let a = active { older.append(a.segment) }
+        active = nil
+    }
+
+    // MARK: - Persisting
+
+    static func frame(_ record: JournalRecord, at stamp: Stamp) -> [UInt8] {
+        RecordFrame.encode(type: record.type.rawValue, payload: record.payload(at: stamp))
+    }
+
+    var segmentPaths: [String] { (older.map(\.sequence) + [active?.segment.sequence].compactMap { $0 }).map(path) }
+
+    func path(_ sequence: UInt64) -> String { directory + "/" + SegmentName.name(sequence) }
+
+    /// Writes the batch and `bytes`, syncs; starts a new segment (with `base` as its snapshot)
+    /// when there is none usable or this would overfill it. On ENOSPC, frees space once and retries.
+    func persist(_ bytes: [UInt8], base: WatchMemory, at stamp: Stamp) -> WriteResult {
+        var freedSpace = false
+        while true {
+            do {
+                try writeOnce(bytes, base: base, at: stamp)
+                pending.removeAll()
+                pendingBytes = 0
+                pendingSince = nil
+                pendingAttention = false
+                return succeeded()
+            } catch {
+                let error = error as? FileSystemError ?? FileSystemError(.append, directory, .io)
+                poisonActive()
+                if error.errno == .noSpace || error.errno == .quotaExceeded, !freedSpace {
+                    freedSpace = true
+                    freeSpaceForRetry()
+                    continue
+                }
+                return failed(JournalFailure(error), at: stamp)
+            }
+        }
+    }
+
+    private func writeOnce(_ bytes: [UInt8], base: WatchMemory, at stamp: Stamp) throws {
+        let batch = pending.flatMap { $0 }
+        var started = false
+        if active == nil || active!.segment.size + batch.count + bytes.count > limits.segmentBytes {
+            try startSegment(snapshot: base, at: stamp)
+            started = true
+        }
+        let all = batch + bytes
+        if !all.isEmpty {
+            try active!.file.append(all)
+            active!.segment.size += all.count
+            stats.bytesWritten += all.count
+        }
+        try active!.file.syncData()
+        stats.dataSyncs += 1
+        active!.segment.durable = true
+        if started {
+            try fs.syncDirectory(directory)
+            stats.directorySyncs += 1
+            compact()
+        }
+    }
+
+    /// A new segment: its segment and snapshot records are written here and synced with the
+    /// first commit; the directory is synced right after.
+    private func startSegment(snapshot: WatchMemory, at stamp: Stamp) throws {
+        if let a = active {
+            a.file.close()
+            older.append(a.segment)
+            active = nil
+        }
+        var file: (any JournalFile)?
+        var sequence = nextSequence
+        // A stray file with the next name (left by a crash before a listing could see it) is skipped.
+        for _ in 0..<8 {
+            sequence = nextSequence
+            nextSequence += 1
+            do {
+                file = try fs.create(path(sequence))
+                break
+            } catch let e as FileSystemError where e.errno == .exists {
+                continue
+            }
+        }
+        guard let file else { throw FileSystemError(.create, path(sequence), .exists) }
+        active = (Segment(sequence: sequence, size: 0, durable: false, empty: false), file)
+        stats.segmentsStarted += 1
+        let head = Self.frame(.segment(version: JournalConstants.formatVersion, sequence: sequence), at: stamp)
+            + Self.frame(.snapshot(snapshot), at: stamp)
+        try file.append(head)
+        active!.segment.size += head.count
+        stats.bytesWritten += head.count
+    }
+
+    /// A segment that failed a write or a sync is never written again.
+    private func poisonActive() {
+        guard let a = active else { return }
+        a.file.close()
+        older.append(a.segment)
+        active = nil
+    }
+
+    /// Deletes old segments now that the active one is durable: empty ones, then oldest first
+    /// while over the size limit or short of free space. A delete lost to a crash comes back as
+    /// an older segment, which the newer snapshot supersedes: harmless.
+    func compact() {
+        older.sort { $0.sequence < $1.sequence }
+        var total = older.reduce(active?.segment.size ?? 0) { $0 + $1.size }
+        var free = try? fs.freeSpace(directory)
+        var kept: [Segment] = []
+        var deleted = 0
+        for segment in older {
+            let over = total > limits.totalBytes || (free.map { $0 < limits.minFreeBytes } ?? false)
+            guard segment.empty || over else {
+                kept.append(segment)
+                continue
+            }
+            if (try? fs.unlink(path(segment.sequence))) != nil {
+                total -= segment.size
+                free = free.map { $0 + Int64(segment.size) }
+                deleted += 1
+            } else {
+                kept.append(segment)
+            }
+        }
+        older = kept
+        stats.segmentsDeleted += deleted
+        if deleted > 0, (try? fs.syncDirectory(directory)) != nil { stats.directorySyncs += 1 }
+    }
+
+    /// On ENOSPC: delete every segment except the newest durable one (its snapshot and records
+    /// hold the last saved state), then the caller retries once in a new segment.
+    private func freeSpaceForRetry() {
+        older.sort { $0.sequence < $1.sequence }
+        let keep = older.last(where: \.durable)?.sequence
+        var kept: [Segment] = []
+        for segment in older {
+            if segment.sequence == keep || (try? fs.unlink(path(segment.sequence))) == nil {
+                kept.append(segment)
+            } else {
+                stats.segmentsDeleted += 1
+            }
+        }
+        older = kept
+        try? fs.syncDirectory(directory)
+    }
+
+    private func succeeded() -> WriteResult {
+        let wasFailed = failure != nil
+        failure = nil
+        retryAt = nil
+        return WriteResult(saved: .saved, events: wasFailed ? [.faultCleared(.journal)] : [])
+    }
+
+    private func failed(_ f: JournalFailure, at stamp: Stamp) -> WriteResult {
+        let announce = failure?.kind != f.kind
+        failure = f
+        retryAt = stamp.monotonic + limits.retryInterval
+        stats.failures += 1
+        return WriteResult(saved: .notSaved(f), events: announce ? [.faultRaised(f.fault)] : [])
+    }
+}

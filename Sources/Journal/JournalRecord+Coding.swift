@@ -1,0 +1,181 @@
+import WatchCore
+
+/// Why a whole record (its checksum agreed) could not be used.
+public enum DecodeFailure: Error, Hashable, Sendable {
+    case unknownType(UInt8)
+    /// Too short for its fields, or a value out of range (a NaN coordinate, episode 0, a bad code).
+    case malformed(RecordType)
+}
+
+extension JournalRecord {
+    /// The payload bytes: stamp, then this type's fields (Docs/journal-format.md, "Record types").
+    public func payload(at stamp: Stamp) -> [UInt8] {
+        var w = ByteWriter()
+        w.i64(stamp.monotonic.nanoseconds)
+        w.i64(stamp.wall.nanoseconds)
+        switch self {
+        case .segment(let version, let sequence):
+            w.u16(version)
+            w.u64(sequence)
+        case .snapshot(let m):
+            var flags: UInt8 = 0
+            if m.anchor != nil { flags |= 1 }
+            if m.armed { flags |= 2 }
+            if m.ringingEpisode != nil { flags |= 4 }
+            w.u8(flags)
+            w.coordinate(m.anchor ?? Coordinate(latitude: 0, longitude: 0))
+            w.f64(m.radius.value)
+            w.u32(UInt32(clamping: m.ringingEpisode ?? 0))
+            w.u32(UInt32(clamping: m.lastEpisode))
+        case .boot, .release, .arm, .disarm:
+            break
+        case .mark(let anchor, let how):
+            w.coordinate(anchor)
+            switch how {
+            case .here:
+                w.u8(0)
+            case .offset(let bearing, let distance):
+                w.u8(1)
+                w.f64(bearing)
+                w.f64(distance.value)
+            case .at(let c):
+                w.u8(2)
+                w.coordinate(c)
+            }
+        case .radius(let r):
+            w.f64(r.value)
+        case .alarmStart(let e), .alarmStop(let e):
+            w.u32(UInt32(clamping: e))
+        case .snooze(let e, let length):
+            w.u32(UInt32(clamping: e))
+            w.u32(UInt32(clamping: length.nanoseconds / 1_000_000))
+        case .verdict(let from, let to, let reason):
+            w.u8(WireCode.code(from))
+            w.u8(WireCode.code(to))
+            w.u8(reason.map(WireCode.code) ?? 0)
+        case .faultRaised(let fault):
+            w.u8(WireCode.code(fault.kind))
+            w.u8(fault.pushes ? 1 : 0)
+            w.text(fault.message)
+        case .faultCleared(let kind):
+            w.u8(WireCode.code(kind))
+        case .trackFix(let fix):
+            w.i32(Self.e7(fix.position.latitude))
+            w.i32(Self.e7(fix.position.longitude))
+            w.f32(fix.accuracy.map { Float($0.value) } ?? .nan)
+            w.f32(fix.distance.map { Float($0.value) } ?? .nan)
+        }
+        return w.bytes
+    }
+
+    /// Decodes a whole record's payload. Fields past the known ones are ignored (later versions
+    /// may append); anything short or out of range is malformed, never a guess.
+    public static func decode(type code: UInt8, payload: ArraySlice<UInt8>) -> Result<StampedRecord, DecodeFailure> {
+        guard let type = RecordType(rawValue: code) else { return .failure(.unknownType(code)) }
+        var r = ByteReader(payload)
+        guard let mono = r.i64(), let wall = r.i64(), let record = body(type, &r) else {
+            return .failure(.malformed(type))
+        }
+        return .success(StampedRecord(record, at: Stamp(monotonic: Instant(nanoseconds: mono),
+                                                       wall: WallTime(nanoseconds: wall))))
+    }
+
+    private static func body(_ type: RecordType, _ r: inout ByteReader) -> JournalRecord? {
+        switch type {
+        case .segment:
+            guard let version = r.u16(), let sequence = r.u64() else { return nil }
+            return .segment(version: version, sequence: sequence)
+        case .snapshot:
+            guard let flags = r.u8(), let anchor = r.coordinate(), let radius = r.radius(),
+                let ringing = r.u32(), let last = r.u32()
+            else { return nil }
+            let hasAnchor = flags & 1 != 0, armed = flags & 2 != 0, isRinging = flags & 4 != 0
+            // A ringing flag must name an episode, and an episode must not exceed the last handed out.
+            guard isRinging == (ringing > 0), ringing <= last else { return nil }
+            return .snapshot(WatchMemory(anchor: hasAnchor ? anchor : nil, radius: radius, armed: armed,
+                                         ringingEpisode: isRinging ? Int(ringing) : nil, lastEpisode: Int(last)))
+        case .boot: return .boot
+        case .release: return .release
+        case .arm: return .arm
+        case .disarm: return .disarm
+        case .mark:
+            guard let anchor = r.coordinate(), let how = r.u8() else { return nil }
+            switch how {
+            case 0:
+                return .mark(anchor: anchor, how: .here)
+            case 1:
+                guard let bearing = r.f64(), bearing.isFinite, let distance = r.f64(), distance.isFinite,
+                    distance >= 0
+                else { return nil }
+                return .mark(anchor: anchor, how: .offset(bearing: bearing, distance: Meters(distance)))
+            case 2:
+                guard let at = r.coordinate() else { return nil }
+                return .mark(anchor: anchor, how: .at(at))
+            default:
+                return nil
+            }
+        case .radius:
+            return r.radius().map { .radius($0) }
+        case .alarmStart:
+            return r.episode().map { .alarmStart(episode: $0) }
+        case .alarmStop:
+            return r.episode().map { .alarmStop(episode: $0) }
+        case .snooze:
+            guard let e = r.episode(), let ms = r.u32() else { return nil }
+            return .snooze(episode: e, length: .milliseconds(Int64(ms)))
+        case .verdict:
+            guard let f = r.u8().flatMap(WireCode.verdictKind), let t = r.u8().flatMap(WireCode.verdictKind),
+                let reasonCode = r.u8()
+            else { return nil }
+            if t == .cantJudge {
+                guard let reason = WireCode.cantJudgeReason(reasonCode) else { return nil }
+                return .verdict(from: f, to: t, reason: reason)
+            }
+            guard reasonCode == 0 else { return nil }
+            return .verdict(from: f, to: t, reason: nil)
+        case .faultRaised:
+            guard let kind = r.u8().flatMap(WireCode.faultKind), let pushes = r.u8(), pushes <= 1,
+                let message = r.text()
+            else { return nil }
+            return .faultRaised(Fault(kind, message, pushes: pushes == 1))
+        case .faultCleared:
+            return r.u8().flatMap(WireCode.faultKind).map { .faultCleared($0) }
+        case .trackFix:
+            guard let lat = r.i32(), let lon = r.i32(), let acc = r.f32(), let dist = r.f32(),
+                let position = Coordinate.validated(latitude: Double(lat) / 1e7, longitude: Double(lon) / 1e7)
+            else { return nil }
+            guard acc.isNaN || (acc.isFinite && acc >= 0), dist.isNaN || (dist.isFinite && dist >= 0) else {
+                return nil
+            }
+            return .trackFix(TrackFix(position: position, accuracy: acc.isNaN ? nil : Meters(Double(acc)),
+                                      distance: dist.isNaN ? nil : Meters(Double(dist))))
+        }
+    }
+
+    static func e7(_ degrees: Double) -> Int32 { Int32(clamping: Int64((degrees * 1e7).rounded())) }
+}
+
+extension ByteWriter {
+    mutating func coordinate(_ c: Coordinate) {
+        f64(c.latitude)
+        f64(c.longitude)
+    }
+}
+
+extension ByteReader {
+    mutating func coordinate() -> Coordinate? {
+        guard let lat = f64(), let lon = f64() else { return nil }
+        return Coordinate.validated(latitude: lat, longitude: lon)
+    }
+
+    /// A radius is finite and positive; the watch's own range check applies on restore.
+    mutating func radius() -> Meters? {
+        guard let v = f64(), v.isFinite, v > 0 else { return nil }
+        return Meters(v)
+    }
+
+    mutating func episode() -> Int? {
+        guard let e = u32(), e > 0 else { return nil }
+        return Int(e)
+    }
+}

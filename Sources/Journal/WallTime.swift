@@ -1,0 +1,26 @@
+import Glibc
+
+/// A wall-clock time, nanoseconds since 1970 UTC. Only stamps records and answers "where was the
+/// boat at 02:40": a Pi has no battery-backed clock, so it may jump at boot and never drives a timer.
+public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+    /// CLOCK_REALTIME now.
+    public static func now() -> WallTime {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return WallTime(nanoseconds: Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec))
+    }
+
+    public static func < (a: WallTime, b: WallTime) -> Bool { a.nanoseconds < b.nanoseconds }
+    public static func + (a: WallTime, d: Duration) -> WallTime { WallTime(nanoseconds: a.nanoseconds &+ d.nanoseconds) }
+    public static func - (a: WallTime, d: Duration) -> WallTime { WallTime(nanoseconds: a.nanoseconds &- d.nanoseconds) }
+    public static func - (a: WallTime, b: WallTime) -> Duration { .nanoseconds(a.nanoseconds &- b.nanoseconds) }
+
+    public var description: String { "\(seconds)s since 1970" }
+}

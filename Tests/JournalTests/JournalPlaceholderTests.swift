@@ -1,2 +1,0 @@
-import XCTest
-final class JournalPlaceholderTests: XCTestCase { func testBuilds() {} }
