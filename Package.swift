@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "WatchCore", "Recordings", "GPSDTestSupport"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal"]),
     ]
 )

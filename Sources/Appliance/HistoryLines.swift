@@ -1,4 +1,5 @@
 import WatchCore
+import Journal
 
 /// History as JSON lines, one entry per line: {"at":<unix s>,"event":"fix","lat":..,"lon":..}.
 /// The interchange form of `WatchHistory` for tests and for `--history FILE` on recap, export
@@ -15,6 +16,8 @@ enum HistoryLines {
         var f: [(String, JSON?)] = [("at", .number(e.at.seconds))]
         func coord(_ c: Coordinate) -> [(String, JSON?)] { [("lat", .number(c.latitude)), ("lon", .number(c.longitude))] }
         switch e.event {
+        case .state(let anchor, let radius, let armed):
+            f += [("event", .string("state"))] + (anchor.map(coord) ?? []) + [("meters", .number(radius.value)), ("armed", .bool(armed))]
         case .boot: f.append(("event", .string("boot")))
         case .mark(let c): f += [("event", .string("mark"))] + coord(c)
         case .release: f.append(("event", .string("release")))
@@ -51,6 +54,9 @@ enum HistoryLines {
         }
         let event: HistoryEvent
         switch try need(j["event"]?.string, "event") {
+        case "state":
+            event = .state(anchor: j["lat"] == nil ? nil : try coord(), radius: Meters(try need(j["meters"]?.double, "meters")),
+                           armed: try need(j["armed"]?.bool, "armed"))
         case "boot": event = .boot
         case "mark": event = .mark(try coord())
         case "release": event = .release

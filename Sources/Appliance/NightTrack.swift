@@ -1,4 +1,5 @@
 import WatchCore
+import Journal
 
 /// One stretch of the journal drawn as a night: the anchor and alert radius in effect, the
 /// track, and where the alarm rang. What GPX and SVG export both draw.
@@ -46,7 +47,11 @@ struct NightTrack: Sendable {
             guard a < b else { throw NoTrack(description: "Export: --from must be before --to") }
             (from, to) = (a, b)
         case .lastWatch:
-            guard let armIndex = history.lastIndex(where: { $0.event == .arm }) else {
+            let armedState: (HistoryEntry) -> Bool = { e in
+                if case .state(_, _, true) = e.event { true } else { false }
+            }
+            // The last arm; or, if the log's oldest kept segment starts armed, that restatement.
+            guard let armIndex = history.lastIndex(where: { $0.event == .arm }) ?? history.firstIndex(where: armedState) else {
                 throw NoTrack(description: "Export: no watch in the log yet. Use --from and --to for a stretch of track")
             }
             let start = history[armIndex].at
@@ -64,6 +69,9 @@ struct NightTrack: Sendable {
             if e.at > to { break }
             let inside = e.at >= from
             switch e.event {
+            case .state(let a, let r, _) where !inside || anchor == nil:
+                anchor = a
+                radius = r
             case .mark(let c): anchor = c
             case .release: if !inside { anchor = nil }
             case .radius(let m): radius = m

@@ -1,4 +1,5 @@
 import WatchCore
+import Journal
 
 /// "Since you last looked": what happened, worst first. Alarms and faults, then watches that
 /// ended, then notes; the quiet stretches in between are left out entirely, and a stretch with
@@ -72,6 +73,10 @@ extension Recap {
         for e in history {
             let recent = e.at >= since
             switch e.event {
+            case .state(_, let r, let armed):
+                radius = r
+                if armed, armedAt == nil { armedAt = e.at }
+                if !armed { armedAt = nil }
             case .boot:
                 if recent { notes.append(Item(at: e.at, says: "Box started")) }
             case .mark(let c):

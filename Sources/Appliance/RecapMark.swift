@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Journal
 
 /// Where `recap --ack` keeps "looked at up to": one number (unix seconds) in
 /// `<state dir>/recap-seen`. Replaced by rename; not synced: a mark lost to a power cut only

@@ -1,3 +1,4 @@
+import Journal
 /// What a reader (status, check, snooze) may conclude from the snapshot, without computing
 /// any of the watch's state itself.
 enum SnapshotReading {

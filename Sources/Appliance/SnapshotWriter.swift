@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import WatchCore
+import Journal
 
 /// The running box's side of the status snapshot. The loop calls `publish` after every turn;
 /// it writes when what the box says changed, and otherwise once per `interval`, so a reader
@@ -12,6 +13,8 @@ final class SnapshotWriter {
     let interval: Duration
     /// Components this box drives, for the Systems Check rows (see `SystemsCheck.boxRows`).
     let fitted: Set<SystemsCheck.Component>
+    /// Components the configuration says are not fitted.
+    var absent: Set<SystemsCheck.Component> = []
     private let bootID: String
     private let pid: Int32
     private var lastContent: JSON?
@@ -19,6 +22,8 @@ final class SnapshotWriter {
     private var retryAt: Instant?
     private(set) var lastError: PosixError?
     private(set) var writes = 0
+    /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
+    var localRows: (() -> [SystemsCheck.Row])?
 
     init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(30),
          fitted: Set<SystemsCheck.Component>) throws {
@@ -47,7 +52,7 @@ final class SnapshotWriter {
             status: status, now: now, wall: wall,
             writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
             validFor: StatusSnapshot.validity(interval: interval),
-            checks: SystemsCheck.boxRows(status: status, fitted: fitted, local: localRows))
+            checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
         let content = snapshot.content
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false

@@ -45,23 +45,6 @@ struct SurfaceOptions {
     /// The log to read: the history file if given, else the journal.
     func history() throws -> any WatchHistory {
         if let historyFile { return HistoryLinesFile(path: historyFile) }
-        return try JournalHistory(directory: journalDirectory)
+        return JournalHistory(directory: journalDirectory)
     }
-}
-
-/// The journal as `WatchHistory`. Until the journal's reader is merged into this branch this
-/// says so instead of pretending the log is empty.
-struct JournalHistory: WatchHistory {
-    var directory: String
-
-    struct NotReadable: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    init(directory: String) throws {
-        self.directory = directory
-        throw NotReadable(description: "Log: this build can't read the journal in \(directory) yet; use --history FILE")
-    }
-
-    func scan(_ body: (HistoryEntry) throws -> Void) throws {}
 }

@@ -146,7 +146,9 @@ extension SystemsCheck {
     /// The rows the running box knows: from its watch status and the components it drives.
     /// `fitted` lists the components this box has (a box with no speaker has no siren); a
     /// fitted component with no fault is Yes, because its driver raises a fault when it fails.
-    static func boxRows(status: WatchStatus, fitted: Set<Component>, local: [Row]) -> [Row] {
+    /// `absent` lists the components the configuration says are not fitted (a box without a
+    /// speaker has no siren): their rows say so rather than "can't tell".
+    static func boxRows(status: WatchStatus, fitted: Set<Component>, absent: Set<Component> = [], local: [Row]) -> [Row] {
         var rows: [Row] = [Row(.box, .ok, "Yes")]
         let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
         rows.append(gpsRow(status: status, fault: faults[.gpsLost]))
@@ -157,8 +159,10 @@ extension SystemsCheck {
                 rows.append(Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)"))
             } else if fitted.contains(c) {
                 rows.append(Row(c, .ok, "Yes"))
-            } else if c == .siren {
-                rows.append(Row(c, .ok, "No siren fitted: the buzzer rings alone"))
+            } else if absent.contains(c) {
+                rows.append(c == .buzzer
+                    ? Row(c, .attention, "No: no buzzer fitted, the box rings only where a siren is fitted")
+                    : Row(c, .ok, c == .siren ? "No siren fitted: the buzzer rings alone" : "None fitted"))
             } else {
                 rows.append(Row(c, .unknown, "Can't tell: the box does not check this"))
             }

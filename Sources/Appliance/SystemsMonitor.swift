@@ -8,7 +8,8 @@ import WatchCore
 final class SystemsMonitor: Pollable {
     let probe: SystemsProbe
     let interval: Duration
-    private var next: Instant?
+    /// Due at once: the first turn of the loop runs the checks.
+    private var next: Instant? = .zero
     private var raised: [FaultKind: SystemsCheck.Component] = [:]
     /// The last rows, for the snapshot's `checks`.
     private(set) var rows: [SystemsCheck.Row] = []

@@ -1,4 +1,5 @@
 import WatchCore
+import Journal
 
 /// What recap, export and `mark --ago` read from the journal: its records in order, each with
 /// its wall time. The cases mirror the journal's record types (Docs/journal-format.md); an
@@ -7,6 +8,8 @@ protocol WatchHistory {
     /// Calls `body` with every entry, oldest first (the journal's order, which is the order
     /// things happened even when the wall clock jumped at a boot).
     func scan(_ body: (HistoryEntry) throws -> Void) throws
+    /// Where the boat was at `time`, from the track, within `tolerance`.
+    func position(at time: WallTime, tolerance: Duration) throws -> (Coordinate, WallTime)?
 }
 
 struct HistoryEntry: Hashable, Sendable {
@@ -15,6 +18,9 @@ struct HistoryEntry: Hashable, Sendable {
 }
 
 enum HistoryEvent: Hashable, Sendable {
+    /// What the box guarded at this point (the journal restates it at the start of every
+    /// segment): context for what follows, never news in itself.
+    case state(anchor: Coordinate?, radius: Meters, armed: Bool)
     case boot
     case mark(Coordinate)
     case release
@@ -44,7 +50,7 @@ extension WatchHistory {
 
     /// Where the boat was at `time`: the track fix nearest to it, if one lies within
     /// `tolerance`. Used by `mark --ago`.
-    func position(at time: WallTime, tolerance: Duration = .seconds(30)) throws -> (Coordinate, WallTime)? {
+    func position(at time: WallTime, tolerance: Duration) throws -> (Coordinate, WallTime)? {
         var best: (Coordinate, WallTime, Double)?
         try scan { e in
             guard case .fix(let p, _, _) = e.event else { return }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Drivers
+import Journal
 import WatchCore
 import XCTest
 

@@ -1,4 +1,5 @@
 @testable import Appliance
+import Journal
 import WatchCore
 import XCTest
 

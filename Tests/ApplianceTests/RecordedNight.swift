@@ -1,5 +1,6 @@
 @testable import Appliance
 import Recordings
+import Journal
 import WatchCore
 import XCTest
 
@@ -8,6 +9,8 @@ import XCTest
 /// like the journal's (every fix while anything is happening, one per 10 s while calm).
 struct RecordedNight {
     var entries: [HistoryEntry] = []
+    /// A real journal written alongside, as the box writes it.
+    var journal: Journal?
     var watch: Watch
     var wallBase: WallTime
     private var lastTrack: WallTime?
@@ -58,28 +61,38 @@ struct RecordedNight {
     mutating func handle(_ event: Event, at now: Instant) {
         let actions = watch.handle(event, at: now)
         record(actions, at: now)
+        _ = journal?.record(actions, pace: TrackPace(of: watch), at: Stamp(monotonic: now, wall: wall(now)))
     }
 
     /// Replays `file`, calling `script` before each fix with the fix's time since the start.
-    static func replay(_ file: String, wallBase: WallTime, script: (inout RecordedNight, Double, Instant) -> Void) throws -> RecordedNight {
+    static func replay(_ file: String, wallBase: WallTime, journal: String? = nil,
+                       script: (inout RecordedNight, Double, Instant) -> Void) throws -> RecordedNight {
         guard let bytes = try Posix.readFile(data + file) else { throw PosixError(call: "open \(file)", code: 2) }
         let log = try LogReader.read(bytes: bytes)
         var night = RecordedNight(wallBase: wallBase)
+        if let journal, let first = log.fixes.first {
+            night.journal = Journal.open(directory: journal, at: Stamp(monotonic: first.reading.received,
+                                                                      wall: night.wall(first.reading.received))).journal
+        }
         for fix in log.fixes {
             let now = fix.reading.received
             script(&night, fix.t, now)
             night.handle(.reading(fix.reading), at: now)
         }
+        if let last = log.fixes.last {
+            _ = night.journal?.flush(at: Stamp(monotonic: last.reading.received, wall: night.wall(last.reading.received)))
+        }
+        night.journal?.close()
         return night
     }
 }
 
 /// The boat leaves its berth with the alarm armed: it rings, is snoozed, rings again after the
 /// snooze, and the skipper switches off. Plus a GPS fault that fixed itself.
-func leavingBerthNight(wallBase: WallTime) throws -> RecordedNight {
+func leavingBerthNight(wallBase: WallTime, journal: String? = nil) throws -> RecordedNight {
     var marked = false, armed = false, snoozed = false, off = false
     var rang: [Int: Double] = [:]
-    return try RecordedNight.replay("nmea-20130630_L7478-9454_leaving-berth.log", wallBase: wallBase) { night, t, now in
+    return try RecordedNight.replay("nmea-20130630_L7478-9454_leaving-berth.log", wallBase: wallBase, journal: journal) { night, t, now in
         if !marked, t >= 30 {
             night.handle(.decision(.setRadius(30)), at: now)
             night.handle(.decision(.mark(.here)), at: now)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Appliance
+import Journal
 import WatchCore
 import XCTest
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Appliance
+import Journal
 import WatchCore
 import XCTest
 
@@ -86,7 +87,7 @@ final class SystemsCheckTests: XCTestCase {
     func testTheMonitorIsAPollableWithOnlyADeadline() {
         let m = SystemsMonitor(probe: SystemsProbe(journalDirectory: dir, sysfs: "/nonexistent"), interval: .seconds(60))
         XCTAssertEqual(m.pollRequests(), [])
-        XCTAssertNil(m.nextDeadline())
+        XCTAssertEqual(m.nextDeadline(), .zero, "due at once: the first turn runs the checks")
         _ = m.service(ready: [], now: Instant(seconds: 10))
         XCTAssertEqual(m.nextDeadline(), Instant(seconds: 70))
         XCTAssertEqual(m.rows.map(\.component), [.journalSpace, .power, .clock])
@@ -109,7 +110,11 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(row(.button).status, .unknown)
         XCTAssertEqual(row(.power).status, .unknown, "unknown stays unknown: never ok by default")
         XCTAssertEqual(row(.gpsReading).answer, "Yes: accuracy 4 m")
-        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 1 needs attention, 8 unknown")
+        XCTAssertEqual(row(.siren).status, .unknown, "not known to be fitted, not known to be absent")
+        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 1 needs attention, 9 unknown")
+        let absent = SystemsCheck.boxRows(status: status, fitted: [], absent: [.siren, .buzzer], local: [])
+        XCTAssertEqual(absent.first { $0.component == .siren }?.answer, "No siren fitted: the buzzer rings alone")
+        XCTAssertEqual(absent.first { $0.component == .buzzer }?.status, .attention, "a box without a buzzer is worth a look")
     }
 
     func testCheckCommandAgainstARunningAndAStoppedBox() throws {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Journal
 
 /// `anchor-alert export`: the track of a watch as GPX 1.1, or as an SVG picture of the night.
 enum ExportCommand: Command {

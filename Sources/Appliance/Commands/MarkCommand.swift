@@ -1,4 +1,5 @@
 import WatchCore
+import Journal
 
 /// `anchor-alert mark`: put the anchor here, at a bearing and distance from here, or where the
 /// boat was some time ago (from the log's track).
@@ -38,7 +39,7 @@ enum MarkCommand: Command {
                     throw Arguments.UsageError(description: "--ago needs a duration like 5m, 90s or 1h30m, not \"\(text)\"")
                 }
                 let when = WallTime.now() - d
-                guard let (position, at) = try options.history().position(at: when) else {
+                guard let (position, at) = try options.history().position(at: when, tolerance: .seconds(30)) else {
                     Console.error("Can't mark: the log has no GPS reading within 30 s of \(when.clockSeconds)")
                     throw EarlyExit(code: ControlClient.Exit.refused)
                 }

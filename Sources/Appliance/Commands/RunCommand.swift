@@ -98,6 +98,7 @@ enum RunCommand: Command {
             }
             for p in again.problems { Console.error(p) }
         }
+        Surfaces.attach(to: runtime, config: config, simulatedGPS: simulate != nil)
         print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
         if let on = simulatedSwitch {

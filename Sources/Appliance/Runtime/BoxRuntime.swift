@@ -40,6 +40,11 @@ final class BoxRuntime: LoopClient {
         for (source, requests) in ready {
             if extra.contains(ObjectIdentifier(source)) {
                 servedExtra.insert(ObjectIdentifier(source))
+                if let server = source as? ControlServer {
+                    // Decisions from the socket carry a reply: the receipt after the journal.
+                    server.serve(requests, now: now, box: box)
+                    continue
+                }
                 for event in source.service(ready: requests, now: now) { box.handle(event, now: now) }
             } else {
                 forBox.append((source, requests))
@@ -47,6 +52,10 @@ final class BoxRuntime: LoopClient {
         }
         for s in extraSources where !servedExtra.contains(ObjectIdentifier(s)) {
             if let d = s.nextDeadline(), d <= now {
+                if let server = s as? ControlServer {
+                    server.serve([], now: now, box: box)
+                    continue
+                }
                 for event in s.service(ready: [], now: now) { box.handle(event, now: now) }
             }
         }

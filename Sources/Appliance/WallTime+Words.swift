@@ -3,25 +3,14 @@ import Glibc
 #endif
 import WatchCore
 
-/// A moment on the wall clock (CLOCK_REALTIME), seconds since 1970 UTC. Only stamps and what a
-/// skipper reads use it: a Pi has no battery-backed clock, so judging "how long ago" across
-/// processes also checks the monotonic clock where the boot is the same (see `SnapshotReader`).
-struct WallTime: Comparable, Hashable, Sendable {
-    var seconds: Double
+import Journal
 
-    init(seconds: Double) { self.seconds = seconds }
-
-    static func now() -> WallTime {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return WallTime(seconds: Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9)
-    }
-
-    static func < (a: WallTime, b: WallTime) -> Bool { a.seconds < b.seconds }
-    static func + (a: WallTime, d: Duration) -> WallTime { WallTime(seconds: a.seconds + d.seconds) }
-    static func - (a: WallTime, d: Duration) -> WallTime { WallTime(seconds: a.seconds - d.seconds) }
-    static func - (a: WallTime, b: WallTime) -> Duration { .seconds(a.seconds - b.seconds) }
-
+/// How a skipper reads a wall time, and how the command line parses one. The journal's
+/// `WallTime` (nanoseconds since 1970 UTC, CLOCK_REALTIME) is the one wall time of the box:
+/// records, the snapshot's frame and what a skipper reads all use it. Judging "how long ago"
+/// across processes also checks the monotonic clock where the boot is the same (see
+/// `SnapshotReading`), because a Pi's wall clock can jump at boot.
+extension WallTime {
     private func broken(utc: Bool) -> tm {
         var t = time_t(seconds.rounded(.down))
         var out = tm()

@@ -1,0 +1,48 @@
+import WatchCore
+
+/// What `run` attaches so other processes can talk to the box: the Systems Check monitor, the
+/// status snapshot and the control socket, all in `runtime.directory`. None of them can stop
+/// the box: one that can't start is said on stderr and the box watches without it.
+enum Surfaces {
+    static func attach(to runtime: BoxRuntime, config: Configuration, simulatedGPS: Bool) {
+        let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
+        runtime.extraSources.append(monitor)
+        do {
+            let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(30),
+                                              fitted: fitted(config: config, simulatedGPS: simulatedGPS))
+            snapshot.localRows = { monitor.rows }
+            snapshot.absent = absent(config: config)
+            runtime.box.observers.append(snapshot)
+            // A clean stop removes it: readers say "not running" at once, not "not answering".
+            runtime.onShutdown.append { snapshot.remove() }
+        } catch {
+            Console.error("Status: can't write in \(config.runtimeDirectory): \(error)")
+        }
+        do {
+            let server = try ControlServer(directory: config.runtimeDirectory)
+            runtime.extraSources.append(server)
+            runtime.onShutdown.append { server.close() }
+        } catch {
+            Console.error("Control socket: can't listen in \(config.runtimeDirectory): \(error)")
+        }
+    }
+
+    static func absent(config: Configuration) -> Set<SystemsCheck.Component> {
+        var set: Set<SystemsCheck.Component> = []
+        if !config.sirenEnabled { set.insert(.siren) }
+        if !config.ringEnabled { set.insert(.ledRing) }
+        if !config.buzzerEnabled { set.insert(.buzzer) }
+        if !config.switchEnabled { set.insert(.armSwitch) }
+        if !config.buttonEnabled { set.insert(.button) }
+        if !config.watchdogEnabled { set.insert(.watchdog) }
+        return set
+    }
+
+    /// The components whose drivers this run actually started, so their Systems Check rows can
+    /// say Yes while no fault is raised. Add each driver here as `run` wires it.
+    static func fitted(config: Configuration, simulatedGPS: Bool) -> Set<SystemsCheck.Component> {
+        var set: Set<SystemsCheck.Component> = [.configuration]
+        if !simulatedGPS { set.formUnion([.gpsd, .receiver]) }
+        return set
+    }
+}

@@ -1,0 +1,58 @@
+@testable import Appliance
+import Journal
+import WatchCore
+import XCTest
+
+/// Recap, export and mark --ago over a real journal, written by the journal as the box writes it.
+final class JournalHistoryTests: XCTestCase {
+    var dir = ""
+    override func setUp() { dir = temporaryDirectory("jh") }
+    override func tearDown() { removeTree(dir) }
+
+    func testRecapAndExportReadTheJournalLikeTheirHistory() throws {
+        let base = WallTime.now() - .seconds(3 * 3600)
+        let night = try leavingBerthNight(wallBase: base, journal: dir + "/journal")
+        let fromJournal = try JournalHistory(directory: dir + "/journal").entries()
+        XCTAssertGreaterThan(fromJournal.count, 50)
+        let a = Recap.build(night.entries, since: base, now: base + .seconds(3600))
+        let b = Recap.build(fromJournal, since: base, now: base + .seconds(3600))
+        XCTAssertEqual(b.items(.alarmsAndFaults).count, a.items(.alarmsAndFaults).count)
+        XCTAssertEqual(b.items(.alarmsAndFaults).map { $0.says.prefix(30) }, a.items(.alarmsAndFaults).map { $0.says.prefix(30) })
+        XCTAssertEqual(b.items(.watches).count, 1)
+
+        let recap = runProgram([applianceBinary, "recap", "--journal", dir + "/journal", "--since", "4h", "--config", "/dev/null"])
+        XCTAssertEqual(recap.code, 0, recap.err)
+        XCTAssertTrue(recap.out.contains("\nAlarms and faults\n"), recap.out)
+        XCTAssertTrue(recap.out.contains("\nWatches that ended\n"), recap.out)
+
+        let gpx = runProgram([applianceBinary, "export", "--journal", dir + "/journal", "-o", dir + "/night.gpx", "--config", "/dev/null"])
+        XCTAssertEqual(gpx.code, 0, gpx.err)
+        XCTAssertEqual(runProgram(["/usr/bin/xmllint", "--noout", "--schema", ExportTests.schema, dir + "/night.gpx"]).code, 0)
+
+        let missing = runProgram([applianceBinary, "recap", "--journal", dir + "/none", "--config", "/dev/null"])
+        XCTAssertEqual(missing.code, 1)
+        XCTAssertTrue(missing.err.hasPrefix("Log: no journal in "), missing.err)
+    }
+
+    func testMarkAgoSendsWhereTheBoatWasFromTheJournal() throws {
+        // The journal's night ended 10 minutes ago; the boat left its berth about 6 minutes in.
+        let night = try leavingBerthNight(wallBase: WallTime.now() - .seconds(900 + 600), journal: dir + "/journal")
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let r = runProgram([applianceBinary, "mark", "--ago", "24m", "--journal", dir + "/journal", "--runtime-dir", dir,
+                            "--config", "/dev/null"], whileWaiting: { box.turn(timeoutMs: 5) })
+        XCTAssertEqual(r.code, 0, r.out + r.err)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines[0].hasPrefix("Where the boat was at "), r.out)
+        XCTAssertEqual(lines[1], "Sent, waiting for the box")
+        XCTAssertTrue(lines[2].hasPrefix("Anchor marked at 54.34"), r.out)
+        // 24 minutes ago is 1.5 minutes into the recording: still at the berth, by the mark.
+        let berth = night.entries.compactMap { e -> Coordinate? in if case .mark(let c) = e.event { c } else { nil } }.first!
+        XCTAssertLessThan(Geodesy.distance(box.watch.anchor!, berth).value, 15)
+
+        let tooLong = runProgram([applianceBinary, "mark", "--ago", "5h", "--journal", dir + "/journal", "--runtime-dir", dir,
+                                  "--config", "/dev/null"], whileWaiting: { box.turn(timeoutMs: 5) })
+        XCTAssertEqual(tooLong.code, 1)
+        XCTAssertTrue(tooLong.err.hasPrefix("Can't mark: the log has no GPS reading within 30 s of "), tooLong.err)
+    }
+}
