@@ -8,7 +8,7 @@ enum Surfaces {
         let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
         runtime.extraSources.append(monitor)
         do {
-            let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(30),
+            let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
                                               fitted: fitted(config: config, simulatedGPS: simulatedGPS))
             snapshot.localRows = { monitor.rows }
             snapshot.absent = absent(config: config)

@@ -18,6 +18,8 @@ struct Configuration: Sendable {
 
     var journalDirectory = "/var/lib/anchor-alert"
     var runtimeDirectory = "/run/anchor-alert"
+    /// Seconds between status snapshots while nothing changes (a change is written at once).
+    var statusInterval = 30.0
 
     var gpioChip = "gpiochip0"
     var buzzerLine = "GPIO17"

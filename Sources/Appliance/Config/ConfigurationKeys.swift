@@ -84,6 +84,7 @@ extension ConfigurationKey {
 
         text("journal", "directory", nil, "Where the journal lives (storage that survives a reboot)", \.journalDirectory),
         text("runtime", "directory", nil, "Where the status snapshot and the control socket live", \.runtimeDirectory),
+        number("runtime", "status_interval", 1...300, "s", "Steady rate of the status snapshot while nothing changes; readers believe it for twice this plus 15 s", \.statusInterval),
 
         text("gpio", "chip", nil, "GPIO chip by name or path", \.gpioChip),
         text("gpio", "buzzer", nil, "Buzzer output line, by name or offset", \.buzzerLine),
