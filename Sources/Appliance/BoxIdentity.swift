@@ -16,9 +16,13 @@ enum BoxIdentity {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// Whether a process with this pid exists (EPERM means it exists but isn't ours).
-    static func isAlive(pid: Int32) -> Bool {
+    /// Whether a process with this pid exists and has not died (EPERM means it exists but
+    /// isn't ours; a zombie, state Z in /proc/PID/stat, has died and only waits to be reaped).
+    static func isAlive(pid: Int32, procRoot: String = "/proc") -> Bool {
         guard pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let stat = Posix.readText("\(procRoot)/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
     }
 }

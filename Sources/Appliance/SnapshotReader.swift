@@ -27,7 +27,7 @@ enum SnapshotReading {
             return .unreadable("\(SnapshotFile.path(directory)): \(error)")
         }
         return judge(snapshot, now: now, monotonic: BoxIdentity.monotonicSeconds(), bootID: BoxIdentity.bootID(),
-                     isAlive: BoxIdentity.isAlive(pid:))
+                     isAlive: { BoxIdentity.isAlive(pid: $0) })
     }
 
     /// Pure: the same boot compares monotonic clocks (the wall clock of a Pi may jump at

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import Appliance
 import Journal
 import WatchCore
@@ -7,7 +10,10 @@ import XCTest
 final class JournalHistoryTests: XCTestCase {
     var dir = ""
     override func setUp() { dir = temporaryDirectory("jh") }
-    override func tearDown() { removeTree(dir) }
+    override func tearDown() {
+        // ANCHOR_ALERT_KEEP_JOURNAL keeps the journal for trying the commands by hand.
+        if getenv("ANCHOR_ALERT_KEEP_JOURNAL") == nil { removeTree(dir) } else { print("journal kept in \(dir)") }
+    }
 
     func testRecapAndExportReadTheJournalLikeTheirHistory() throws {
         let base = WallTime.now() - .seconds(3 * 3600)

@@ -145,6 +145,23 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertEqual(st.st_mode & 0o777, 0o644)
     }
 
+    func testAZombieBoxIsNotAlive() {
+        // kill(pid, 0) succeeds for a zombie: the state letter in /proc/PID/stat tells.
+        let me = getpid()
+        _ = runProgram(["/bin/mkdir", "-p", "\(dir)/proc/\(me)"])
+        func stat(_ text: String) {
+            let fd = open("\(dir)/proc/\(me)/stat", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        stat("\(me) (anchor-alert) S 1 2 3\n")
+        XCTAssertTrue(BoxIdentity.isAlive(pid: me, procRoot: dir + "/proc"))
+        stat("\(me) (anchor alert (x)) Z 1 2 3\n")
+        XCTAssertFalse(BoxIdentity.isAlive(pid: me, procRoot: dir + "/proc"))
+        XCTAssertTrue(BoxIdentity.isAlive(pid: me), "this test process is alive")
+        XCTAssertFalse(BoxIdentity.isAlive(pid: 0))
+    }
+
     func testMissingAndDamagedSnapshots() throws {
         guard case .missing = SnapshotReading.read(directory: dir) else { return XCTFail() }
         let fd = open(dir + "/status.json", O_WRONLY | O_CREAT, 0o644)
