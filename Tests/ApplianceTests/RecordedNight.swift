@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import Appliance
 import Recordings
 import Journal
@@ -15,7 +18,17 @@ struct RecordedNight {
     var wallBase: WallTime
     private var lastTrack: WallTime?
 
-    static let data = "/work/shared/data/gps/avnav/segments/"
+    /// The shared test data sits beside the repository (CI lays `shared/` next to its clone);
+    /// a worktree of the team's machine finds it at /work/shared.
+    static let data: String = {
+        let here = #filePath
+        var root = String(here[..<here.range(of: "/Tests/")!.lowerBound])
+        root = String(root[..<root.lastIndex(of: "/")!])
+        for base in [root + "/shared", "/work/shared"] where access(base + "/data/gps/PROVENANCE.md", R_OK) == 0 {
+            return base + "/data/gps/avnav/segments/"
+        }
+        return root + "/shared/data/gps/avnav/segments/"
+    }()
 
     init(settings: WatchSettings = WatchSettings(), wallBase: WallTime) {
         watch = Watch(settings: settings)
