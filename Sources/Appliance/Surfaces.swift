@@ -6,6 +6,7 @@ import WatchCore
 enum Surfaces {
     static func attach(to runtime: BoxRuntime, config: Configuration, simulatedGPS: Bool) {
         let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
+        monitor.activeFaults = { [unowned box = runtime.box] in box.watch.faults }
         runtime.extraSources.append(monitor)
         do {
             let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),

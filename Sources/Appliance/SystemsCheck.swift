@@ -154,9 +154,17 @@ extension SystemsCheck {
         rows.append(gpsRow(status: status, fault: faults[.gpsLost]))
         let localByComponent = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
         for c in Component.allCases where c != .box && c != .gpsReading {
-            if let row = localByComponent[c] { rows.append(row); continue }
+            var faultRow: Row?
             if let kind = c.faultKind, let fault = faults[kind], c != .journalSpace {
-                rows.append(Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)"))
+                faultRow = Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)")
+            }
+            // A driver's fault and the monitor's own look: the worse of the two.
+            if let local = localByComponent[c] {
+                rows.append(faultRow.map { $0.status < local.status ? $0 : local } ?? local)
+                continue
+            }
+            if let faultRow {
+                rows.append(faultRow)
             } else if fitted.contains(c) {
                 rows.append(Row(c, .ok, "Yes"))
             } else if absent.contains(c) {

@@ -13,6 +13,10 @@ final class SystemsMonitor: Pollable {
     private var raised: [FaultKind: SystemsCheck.Component] = [:]
     /// The last rows, for the snapshot's `checks`.
     private(set) var rows: [SystemsCheck.Row] = []
+    /// The watch's active faults. A kind already raised by someone else (the journal driver's
+    /// failed sync is also `.journal`) is left alone: raising would replace its message, and
+    /// clearing it later would clear a fault this monitor doesn't own.
+    var activeFaults: () -> [FaultKind: Fault] = { [:] }
 
     init(probe: SystemsProbe, interval: Duration = .seconds(60)) {
         self.probe = probe
@@ -34,8 +38,10 @@ final class SystemsMonitor: Pollable {
     func update(with rows: [SystemsCheck.Row]) -> [Event] {
         self.rows = rows
         var events: [Event] = []
+        let active = activeFaults()
         for row in rows {
             guard let kind = row.component.faultKind else { continue }
+            if active[kind] != nil, raised[kind] == nil { continue }
             let bad = row.status == .failing || row.status == .attention
             if bad {
                 let fault = Fault(kind, "\(Self.label(row.component)): \(Self.consequence(row))", pushes: row.status == .failing)

@@ -79,6 +79,12 @@ final class SystemsCheckTests: XCTestCase {
         let cleared = m.update(with: [SystemsCheck.Row(.power, .ok, "Yes"), space])
         XCTAssertEqual(cleared, [.faultCleared(.power)])
         XCTAssertEqual(m.update(with: [SystemsCheck.Row(.power, .ok, "Yes")]), [])
+        // The journal driver's own fault (a failed sync) is left alone: low space neither
+        // replaces its message nor, later, clears it.
+        m.activeFaults = { [.journal: Fault(.journal, "Journal: can't save to storage; watching from memory")] }
+        XCTAssertEqual(m.update(with: [SystemsCheck.Row(.journalSpace, .failing, "No: 3 MB free of 30 GB")]), [])
+        XCTAssertEqual(m.update(with: [space]), [])
+        m.activeFaults = { [:] }
         let clock = m.update(with: [SystemsCheck.Row(.clock, .attention, "Not synchronized: times in the log may be off")])
         XCTAssertEqual(clock, [.faultRaised(Fault(.clock, "Clock: not synchronized: times in the log may be off", pushes: false))],
                        "attention is a fault that does not push")
@@ -98,8 +104,10 @@ final class SystemsCheckTests: XCTestCase {
         var (status, _) = Statuses.holding()
         status.faults = [Fault(.receiver, "GPS: the receiver is unplugged", pushes: true),
                          Fault(.config, "Configuration: line 3: unknown key x", pushes: false)]
+        status.faults.append(Fault(.clock, "Clock: 10 min ahead of GPS time", pushes: false))
         let rows = SystemsCheck.boxRows(status: status, fitted: [.gpsd, .receiver, .buzzer], local: [
             SystemsCheck.Row(.power, .unknown, "Can't tell: this machine reports no undervoltage"),
+            SystemsCheck.Row(.clock, .unknown, "Can't tell: no time service says it is synchronized"),
         ])
         func row(_ c: SystemsCheck.Component) -> SystemsCheck.Row { rows.first { $0.component == c }! }
         XCTAssertEqual(rows.map(\.component), SystemsCheck.Component.allCases, "one row per component, in order")
@@ -109,9 +117,10 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(row(.gpsd).status, .ok)
         XCTAssertEqual(row(.button).status, .unknown)
         XCTAssertEqual(row(.power).status, .unknown, "unknown stays unknown: never ok by default")
+        XCTAssertEqual(row(.clock).answer, "No: Clock: 10 min ahead of GPS time", "the driver's fault beats the monitor's can't tell")
         XCTAssertEqual(row(.gpsReading).answer, "Yes: accuracy 4 m")
         XCTAssertEqual(row(.siren).status, .unknown, "not known to be fitted, not known to be absent")
-        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 1 needs attention, 9 unknown")
+        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 8 unknown")
         let absent = SystemsCheck.boxRows(status: status, fitted: [], absent: [.siren, .buzzer], local: [])
         XCTAssertEqual(absent.first { $0.component == .siren }?.answer, "No siren fitted: the buzzer rings alone")
         XCTAssertEqual(absent.first { $0.component == .buzzer }?.status, .attention, "a box without a buzzer is worth a look")
