@@ -100,10 +100,12 @@ extension StatusSnapshot {
             faults: status.faults, faultSounding: status.faultSounding, checks: checks)
     }
 
-    /// The part whose change is worth a write: what a reader would print differently. The
-    /// frame, the reading's arrival time, sub-meter wobble of the distance and a snooze's
-    /// running countdown (the reader counts down from `snoozed_until`) are left out, so a
-    /// holding box writes at its steady rate, not on every fix.
+    /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
+    /// it won't ring, anchor, radius, faults, checks). The frame, the reading's arrival, the
+    /// distance and accuracy (which move with every fix of a swinging boat: measured, 119
+    /// writes in 70 s when they counted) and a snooze's running countdown (the reader counts
+    /// down from `snoozed_until`) wait for the steady rate, so a holding box writes twice a
+    /// minute, not on every fix.
     var content: JSON {
         let snoozed = alarm.state == .snoozed
         return .object([
@@ -117,8 +119,6 @@ extension StatusSnapshot {
             ("wont_ring", snoozed ? nil : .string(wontRing)),
             ("anchor", .string(anchor?.description)),
             ("radius", .number(radius.value)),
-            ("distance", .int(distance.map { Int($0.value.rounded()) })),
-            ("accuracy", .int(gps.accuracy.map { Int($0.value.rounded()) })),
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),

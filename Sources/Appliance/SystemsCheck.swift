@@ -184,8 +184,8 @@ extension SystemsCheck {
             return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
-        // No age here: it changes with every fix, and `status` shows it.
-        return Row(.gpsReading, .ok, status.accuracy.map { "Yes: accuracy \($0)" } ?? "Yes")
+        // No age or accuracy here: they change with every fix, and `status` shows them.
+        return Row(.gpsReading, .ok, "Yes")
     }
 
     /// Rows for when the box is not answering: what only the box could tell is unknown.

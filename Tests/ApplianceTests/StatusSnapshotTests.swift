@@ -97,8 +97,9 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertEqual(writer.nextDeadline(), Instant(seconds: 40))
         var same = holding
         same.readingAge = .seconds(0.5)
-        same.distance = Meters((holding.distance?.value ?? 0) + 0.2)
-        XCTAssertFalse(publish(same, at: 11), "a new fix that changes nothing a reader shows is not a write")
+        same.distance = Meters((holding.distance?.value ?? 0) + 3)
+        same.accuracy = 9
+        XCTAssertFalse(publish(same, at: 11), "a new fix of a swinging boat waits for the steady rate")
         // Snoozed at 11 for 300 s, on this test's clock.
         var s1 = snoozed
         s1.alarm = .snoozed(until: Instant(seconds: 311), episode: 1)

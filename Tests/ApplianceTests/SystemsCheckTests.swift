@@ -118,7 +118,7 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(row(.button).status, .unknown)
         XCTAssertEqual(row(.power).status, .unknown, "unknown stays unknown: never ok by default")
         XCTAssertEqual(row(.clock).answer, "No: Clock: 10 min ahead of GPS time", "the driver's fault beats the monitor's can't tell")
-        XCTAssertEqual(row(.gpsReading).answer, "Yes: accuracy 4 m")
+        XCTAssertEqual(row(.gpsReading).answer, "Yes")
         XCTAssertEqual(row(.siren).status, .unknown, "not known to be fitted, not known to be absent")
         XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 8 unknown")
         let absent = SystemsCheck.boxRows(status: status, fitted: [], absent: [.siren, .buzzer], local: [])

@@ -100,7 +100,8 @@ enum StatusCommand: Command {
             out.append("Alert radius: \(s.radius)")
         }
         if let at = s.gps.readingAt {
-            var gps = "GPS reading: \(Int(max(0, (now - at).seconds).rounded())) s old"
+            // As of the write, like every line above "As of": the box's last reading then.
+            var gps = "GPS reading: \(Int(max(0, (s.writtenAt - at).seconds).rounded())) s old"
             if let acc = s.gps.accuracy { gps += ", accuracy \(acc)" }
             out.append(gps)
         } else {
