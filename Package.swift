@@ -41,8 +41,8 @@ let package = Package(
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
     ]
 )
