@@ -22,13 +22,15 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Silences alsa-lib's own stderr messages (a variadic callback Swift cannot define).
+        .target(name: "CALSAShim", linkerSettings: [.linkedLibrary("asound")]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
         .target(name: "CGPIOShim", linkerSettings: [.linkedLibrary("gpiod")]),
 
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CSystemd", "CGPIOShim"]
+            dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim"]
         ),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
