@@ -164,8 +164,8 @@ final class RingRendererTests: XCTestCase {
         XCTAssertEqual(renderer.nextFrameChange(status, after: t0, calmSince: t0), settle)
         XCTAssertEqual(frame(status, at: settle - .seconds(1))[0], colour(.holding))
         let night = frame(status, at: settle)
-        XCTAssertEqual(night[0], Gamma.drive(PaletteRole.holding.sRGB, brightness: 0.04))
-        XCTAssertEqual(night[0], RGB(0, 2, 1))
+        XCTAssertEqual(night[0], Gamma.drive(PaletteRole.holding.sRGB, brightness: 0.08))
+        XCTAssertEqual(night[0], RGB(0, 4, 2))
         XCTAssertNil(renderer.nextFrameChange(status, after: settle, calmSince: t0))
     }
 
@@ -189,7 +189,7 @@ final class RingRendererTests: XCTestCase {
         ] {
             XCTAssertEqual(renderer.brightness(status, at: late, calmSince: t0), working, "\(status.verdict) \(status.alarm)")
         }
-        XCTAssertEqual(renderer.brightness(Fixture.status(.cantJudge(.stale), .off), at: late, calmSince: t0), 0.04)
+        XCTAssertEqual(renderer.brightness(Fixture.status(.cantJudge(.stale), .off), at: late, calmSince: t0), renderer.settings.nightBrightness)
     }
 
     func testCalmRestartsOnAnyChangeButNotOnProgress() {

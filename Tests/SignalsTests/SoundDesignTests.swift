@@ -113,3 +113,35 @@ final class SoundDesignTests: XCTestCase {
         XCTAssertTrue(ToneGenerator.synthesize(SoundDesign.chirp(.arm), sampleRate: 8_000, volume: 0).allSatisfy { $0 == 0 })
     }
 }
+
+final class SoundPatternTimingTests: XCTestCase {
+    func testBuzzerTimingOfARepeatingPattern() {
+        let buzz = SoundDesign.alarmBuzz
+        XCTAssertTrue(buzz.isOn(at: .zero))
+        XCTAssertTrue(buzz.isOn(at: .milliseconds(199)))
+        XCTAssertFalse(buzz.isOn(at: .milliseconds(200)))
+        XCTAssertTrue(buzz.isOn(at: .milliseconds(4000)))
+        XCTAssertEqual(buzz.nextChange(after: .milliseconds(4050)), .milliseconds(4200))
+        XCTAssertEqual(buzz.nextChange(after: .milliseconds(4200)), .milliseconds(4400))
+    }
+
+    func testAOneShotPatternEnds() {
+        let mark = SoundDesign.chirp(.mark)
+        XCTAssertTrue(mark.isOn(at: .milliseconds(10)))
+        XCTAssertFalse(mark.isOn(at: .milliseconds(100)))
+        XCTAssertTrue(mark.isOn(at: .milliseconds(200)))
+        XCTAssertNil(mark.step(at: .milliseconds(320)))
+        XCTAssertEqual(mark.nextChange(after: .milliseconds(150)), .milliseconds(320))
+        XCTAssertNil(mark.nextChange(after: .milliseconds(320)))
+    }
+
+    func testRingTestPatternLightsEveryPixelInEveryRole() {
+        var s = RingSettings()
+        s.pixelCount = 12
+        let frames = RingTestPattern.frames(settings: s)
+        XCTAssertEqual(frames.count, 7)
+        for f in frames.dropLast() { XCTAssertEqual(f.count, 12); XCTAssertFalse(f.contains(.black)) }
+        XCTAssertEqual(Set(frames.dropLast().map { $0[0] }).count, 6)
+        XCTAssertEqual(frames.last, Array(repeating: .black, count: 12))
+    }
+}
