@@ -6,6 +6,7 @@ import Glibc
 enum CommandTable {
     static let all: [any Command.Type] = [
         ReplayCommand.self,
+        TestAlarmCommand.self,
     ]
 
     static func printUsage() {
