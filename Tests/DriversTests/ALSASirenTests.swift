@@ -34,6 +34,11 @@ final class ALSASirenTests: XCTestCase {
         }
     }
 
+    override class func tearDown() {
+        removeDirectory(directory)
+        super.tearDown()
+    }
+
     func siren(_ device: String = "default", volume: Double = 0.8) throws -> ALSASiren {
         if let e = Self.setupError { XCTFail(e); throw TestFileError(e) }
         var s = SirenSettings()

@@ -14,6 +14,7 @@ final class SPIRingTests: XCTestCase {
 
     func standIn() throws -> String {
         let dir = try makeTemporaryDirectory("spiring")
+        addTeardownBlock { removeDirectory(dir) }
         let path = dir + "/spidev0.0"
         try writeText(path, "")
         return path
@@ -54,6 +55,7 @@ final class SPIRingTests: XCTestCase {
 
     func testLEDRingSendsOnlyChangedFramesAndNamesAMissingDevice() throws {
         let dir = try makeTemporaryDirectory("ledring")
+        addTeardownBlock { removeDirectory(dir) }
         let path = dir + "/spidev0.0"
         var device = SPIRingSettings()
         device.device = path
@@ -72,7 +74,7 @@ final class SPIRingTests: XCTestCase {
         // The device appears: the retry sends the frame and clears the fault.
         try writeText(path, "")
         XCTAssertEqual(ring.update(status(.holding, .armed), at: t0 + .seconds(31)), [.faultCleared(.ledRing)])
-        let frameBytes = 16 * 9 + WS2812Encoder().resetBytes
+        let frameBytes = RingSettings().pixelCount * 9 + WS2812Encoder().resetBytes
         XCTAssertEqual(try readBytes(path).count, frameBytes)
         // Nothing changed: nothing is written.
         for s in 32..<40 { XCTAssertEqual(ring.update(status(.holding, .armed), at: t0 + .seconds(Double(s))), []) }

@@ -82,3 +82,14 @@ struct WAV {
         samples = s
     }
 }
+
+/// Removes a test's directory and the plain files in it.
+func removeDirectory(_ path: String) {
+    guard !path.isEmpty, let dir = opendir(path) else { return }
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if name != "." && name != ".." { unlink(path + "/" + name) }
+    }
+    closedir(dir)
+    rmdir(path)
+}
