@@ -5,7 +5,7 @@ public struct SirenSettings: Hashable, Sendable {
     public var device = "default"
     /// `siren.volume`: 0...1 of full scale, applied to the samples; no mixer is touched, so a
     /// card without a volume control still gets it, and nothing else on the box can turn it down.
-    public var volume = 1.0
+    public var volume = 0.8
     /// `siren.rate`: samples a second. 48 kHz is native on most USB cards.
     public var sampleRate = 48_000
     /// `siren.buffer`: how far ahead of the speaker the siren writes. It bounds what a late loop
