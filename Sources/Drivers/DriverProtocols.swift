@@ -44,3 +44,10 @@ public protocol SirenOutput: Pollable {
     /// Once; ignored while the alarm sounds, which says more than any chirp.
     func chirp(_ chirp: Chirp, now: Instant)
 }
+
+/// Something that plays sound patterns (the ALSA siren, or the demo's terminal bell). Playing a
+/// new pattern replaces the current one at once; `stop` drops what is queued, never drains.
+public protocol SoundOutput: AnyObject {
+    func play(_ pattern: SoundPattern)
+    func stop()
+}

@@ -24,7 +24,7 @@ final class ALSASirenTests: XCTestCase {
         do {
             directory = try makeTemporaryDirectory("siren")
             var rc = ""
-            for (name, file) in [("!default", "default"), ("aa_chirp", "chirp"), ("aa_fault", "fault"), ("aa_stop", "stop")] {
+            for (name, file) in [("!default", "default"), ("aa_chirp", "chirp"), ("aa_fault", "fault"), ("aa_stop", "stop"), ("aa_direct", "direct")] {
                 rc += "pcm.\(name) { type file; slave.pcm \"null\"; file \"\(directory)/\(file).wav\"; format \"wav\" }\n"
             }
             try writeText(directory + "/asoundrc", rc)
@@ -193,6 +193,22 @@ final class ALSASirenTests: XCTestCase {
         siren.setFault(false, now: monotonic())
         XCTAssertFalse(siren.isSounding)
         XCTAssertFalse(siren.isRunning)
+    }
+
+    func testAsASoundOutputTheBuzzersAlarmBecomesTheSirensTwoTones() throws {
+        var siren: ALSASiren? = try self.siren("aa_direct")
+        let rate = siren!.settings.sampleRate
+        siren!.play(SoundDesign.alarmBuzz)
+        XCTAssertTrue(siren!.isRunning)
+        run(siren!) { siren!.framesWritten >= rate }
+        siren!.stop()
+        XCTAssertFalse(siren!.isSounding)
+        XCTAssertFalse(siren!.isRunning)
+        siren = nil
+        let wav = try recorded("direct")
+        let tones = ToneAnalysis.tones(mono(wav), sampleRate: wav.sampleRate)
+        XCTAssertEqual(Set(tones.dropLast().map { Int($0.frequency.rounded()) }), [2000, 1500])
+        for (a, b) in zip(tones, tones.dropFirst()) { XCTAssertEqual(b.start - a.start, 0.2, accuracy: 0.002) }
     }
 
     // MARK: - A missing card

@@ -84,6 +84,22 @@ final class SPIRingTests: XCTestCase {
         XCTAssertEqual(try readBytes(path).count, 2 * frameBytes)
     }
 
+    func testAsAnObserverTheRingHandsItsFaultToTheLoop() throws {
+        var device = SPIRingSettings()
+        device.device = "/nonexistent/spidev0.0"
+        let t0 = Instant(seconds: 5)
+        let ring = LEDRing(settings: RingSettings(), device: device, start: t0)
+        XCTAssertNil(ring.nextDeadline())
+        ring.show(status(.holding, .armed), now: t0)
+        XCTAssertEqual(ring.nextDeadline(), .zero)
+        XCTAssertTrue(ring.pollRequests().isEmpty)
+        let events = ring.service(ready: [], now: t0)
+        XCTAssertEqual(events.count, 1)
+        XCTAssertEqual(ring.service(ready: [], now: t0), [])
+        XCTAssertNil(ring.nextDeadline())
+        XCTAssertEqual(ring.nextDeadline(now: t0), t0 + LEDRing.retryAfter)
+    }
+
     func testSPIDeviceErrorsAreNamedInTheProductsWords() {
         XCTAssertThrowsError(try SPIRing(path: "/nonexistent/spidev9.9", encoder: WS2812Encoder())) { error in
             XCTAssertEqual((error as? SPIRingError)?.fault.kind, .ledRing)

@@ -7,8 +7,9 @@ import WatchCore
 ///
 /// Each turn of the loop: `update(status, at: now)` and feed the returned events to the watch;
 /// after an accepted or refused decision, `activity(at:)`; include `nextDeadline(after:)` in the
-/// loop's timer.
-public final class LEDRing {
+/// loop's timer. Or, as an observer of the box: `show(status, now:)` each turn, and poll it as a
+/// `Pollable` source, whose `service` hands over the fault events.
+public final class LEDRing: Pollable {
     public private(set) var presenter: RingPresenter
     private let makeOutput: () throws -> RingOutput
     private var output: RingOutput?
@@ -55,6 +56,24 @@ public final class LEDRing {
     }
 
     public func activity(at now: Instant) { presenter.activity(at: now) }
+
+    // MARK: - As an observer of the box and a source of its fault events
+
+    private var pending: [Event] = []
+
+    public func show(_ status: WatchStatus, now: Instant) { pending += update(status, at: now) }
+
+    public func nextDeadline(now: Instant) -> Instant? { nextDeadline(after: now) }
+
+    public func pollRequests() -> [PollRequest] { [] }
+
+    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    /// Due at once while fault events wait to be handed over.
+    public func nextDeadline() -> Instant? { pending.isEmpty ? nil : .zero }
 
     public func nextDeadline(after now: Instant) -> Instant? {
         [presenter.nextFrameChange(after: now), retryAt].compactMap { $0 }.min()

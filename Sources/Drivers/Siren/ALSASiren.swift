@@ -14,7 +14,11 @@ import WatchCore
 ///
 /// A missing or failing card is the `.siren` fault ("the buzzer still rings"), retried every
 /// `retryAfter`; everything else on the box goes on.
-public final class ALSASiren: SirenOutput {
+///
+/// Two ways to drive it: `SirenOutput` (alarm, fault, chirp; the siren keeps the priority) or
+/// `SoundOutput` (play this pattern now, stop; the caller keeps the priority). Given the buzzer's
+/// alarm pattern, it sounds its own two-tone alarm (`SoundDesign.sirenVoice`).
+public final class ALSASiren: SirenOutput, SoundOutput {
     public let settings: SirenSettings
 
     private var pcm: OpaquePointer?
@@ -23,8 +27,10 @@ public final class ALSASiren: SirenOutput {
     private var alarmOn = false
     private var faultOn = false
     private var oneShot: SoundPattern?
+    /// A pattern played through `SoundOutput.play`: under no priority of the siren's own.
+    private var direct: SoundPattern?
 
-    private enum Sound: Equatable { case alarm, fault, oneShot }
+    private enum Sound: Equatable { case alarm, fault, oneShot, direct }
     private var playing: Sound?
     private var generator: ToneGenerator?
     /// When the last samples of a one-shot sound will have left the speaker.
@@ -54,12 +60,14 @@ public final class ALSASiren: SirenOutput {
 
     public func setAlarm(_ on: Bool, now: Instant) {
         alarmOn = on
+        direct = nil
         if on { oneShot = nil }
         resume(now: now)
     }
 
     public func setFault(_ on: Bool, now: Instant) {
         faultOn = on
+        direct = nil
         resume(now: now)
     }
 
@@ -68,6 +76,7 @@ public final class ALSASiren: SirenOutput {
     /// Plays any pattern once (test-alarm), like a chirp.
     public func play(_ pattern: SoundPattern, now: Instant) {
         guard !alarmOn else { return }
+        direct = nil
         oneShot = pattern
         if playing == .oneShot { playing = nil }  // a new one-shot restarts, even the same one
         resume(now: now)
@@ -78,8 +87,24 @@ public final class ALSASiren: SirenOutput {
         alarmOn = false
         faultOn = false
         oneShot = nil
+        direct = nil
         silence()
     }
+
+    // MARK: - SoundOutput
+
+    /// Plays `pattern` at once in place of whatever sounds (repeating until `stop` if it
+    /// repeats), in the siren's voice.
+    public func play(_ pattern: SoundPattern) {
+        alarmOn = false
+        faultOn = false
+        oneShot = nil
+        direct = SoundDesign.sirenVoice(pattern)
+        playing = nil
+        resume(now: monotonicNow())
+    }
+
+    public func stop() { stopAll() }
 
     public var isSounding: Bool { playing != nil }
     public var isRunning: Bool { pcm.map { snd_pcm_state($0) == SND_PCM_STATE_RUNNING } ?? false }
@@ -125,6 +150,8 @@ public final class ALSASiren: SirenOutput {
             want = (.oneShot, oneShot)
         } else if faultOn {
             want = (.fault, SoundDesign.fault)
+        } else if let direct {
+            want = (.direct, direct)
         } else {
             want = nil
         }
@@ -159,8 +186,9 @@ public final class ALSASiren: SirenOutput {
 
     private func finishOneShot(now: Instant) {
         drainedAt = nil
+        if playing == .direct { direct = nil }
         oneShot = nil
-        if playing == .oneShot { silence() }
+        if playing == .oneShot || playing == .direct { silence() }
         resume(now: now)
     }
 
