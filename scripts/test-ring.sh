@@ -2,8 +2,10 @@
 # The LED ring and the siren, end to end through the real binary: `anchor-alert test-alarm`
 # with the ring's spidev replaced by a plain file and ALSA's default device routed into a WAV
 # file (the file plugin over the null device). Checks the frames written, the sound recorded,
-# and that missing devices are named faults with exit status 1. Unit and alsa-lib tests are in
-# `swift test --filter 'SignalsTests|DriversTests'`.
+# and that missing devices are named faults with exit status 1. Then, inside the VM of
+# ../shared/vm, the siren in real time through the kernel's loopback card (snd-aloop):
+# DriversTests.ALSASirenLoopbackTests, which `swift test` cannot run outside it (skip it there).
+# Unit and alsa-lib tests are in `swift test --filter 'SignalsTests|DriversTests'`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
@@ -47,4 +49,18 @@ set -e
 grep -q "^LED ring: $dir/missing is missing, the ring is dark\$" <<<"$out" || fail "no ring fault in: $out"
 grep -q '^Siren: no sound device "hw:77" .*, the buzzer still rings$' <<<"$out" || fail "no siren fault in: $out"
 
-echo "test-ring: PASS (test-alarm wrote $((size / frame)) ring frames of $pixels pixels and $wav bytes of siren; missing devices named, exit 1)"
+# 3. Real time: the siren through snd-aloop inside the VM, with arecord on the other end.
+vm=""
+for c in "$here/../shared/vm/run-in-vm.sh" "$here/../../shared/vm/run-in-vm.sh"; do [ -x "$c" ] && { vm=$c; break; }; done
+[ -n "$vm" ] || fail "../shared/vm/run-in-vm.sh not found: the real-time siren test needs the VM"
+swift build --build-tests >/dev/null 2>&1 || fail "building the tests"
+tests=$(swift build --show-bin-path)/AnchorAlertPackageTests.xctest
+set +e
+realtime=$("$vm" "modprobe snd-aloop && $tests DriversTests.ALSASirenLoopbackTests" 2>&1)
+status=$?
+set -e
+measured=$(grep '^siren in real time' <<<"$realtime" || true)
+[ "$status" -eq 0 ] || { echo "$realtime" | grep -E 'error|siren in real|Executed' | tail -15; fail "real-time siren test (exit $status)"; }
+echo "test-ring: $measured"
+
+echo "test-ring: PASS (test-alarm wrote $((size / frame)) ring frames of $pixels pixels and $wav bytes of siren; missing devices named, exit 1; the siren in real time through snd-aloop)"

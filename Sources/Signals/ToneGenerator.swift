@@ -6,17 +6,35 @@ public enum Waveform: String, Hashable, Sendable {
     /// sleep through; its zero crossings are the fundamental's, so its pitch reads the same.
     case bright
 
-    func value(_ phase: Double) -> Double {
-        switch self {
-        case .sine: sineTurns(phase)
-        case .bright: (sineTurns(phase) + sineTurns(3 * phase) / 3 + sineTurns(5 * phase) / 5) / Self.brightPeak
-        }
+    /// One period of the wave, by table: a sample costs a lookup and an interpolation, not a
+    /// polynomial per harmonic, so a whole buffer is cheap even on a Pi Zero. Linear
+    /// interpolation over 4096 points is within 3e-7 of the wave (-130 dB).
+    @inline(__always) func value(_ phase: Double) -> Double {
+        let table = self == .sine ? Self.sineTable : Self.brightTable
+        let x = phase * Double(Self.tableSize)
+        let i = Int(x)
+        let f = x - Double(i)
+        return table[i] + f * (table[i + 1] - table[i])
     }
 
-    static let brightPeak: Double = (0..<4096).reduce(0.0) { m, i in
-        let p = Double(i) / 4096
-        return max(m, sineTurns(p) + sineTurns(3 * p) / 3 + sineTurns(5 * p) / 5)
+    static let tableSize = 4096
+
+    /// Builds the tables now (they are built on first use otherwise): at start, not in the turn
+    /// of the loop that sounds the alarm.
+    public static func prepareTables() {
+        _ = sineTable.count + brightTable.count
     }
+
+    static let sineTable: [Double] = (0...tableSize).map { sineTurns(Double($0) / Double(tableSize)) }
+
+    static let brightTable: [Double] = {
+        let raw = (0...tableSize).map { (i: Int) -> Double in
+            let p = Double(i) / Double(tableSize)
+            return sineTurns(p) + sineTurns(3 * p) / 3 + sineTurns(5 * p) / 5
+        }
+        let peak = raw.reduce(0) { max($0, abs($1)) }
+        return raw.map { $0 / peak }
+    }()
 }
 
 /// Turns a sound pattern into 16-bit mono PCM, as a stream: the siren asks for as many samples

@@ -42,15 +42,21 @@ public final class ALSASiren: SirenOutput, SoundOutput {
     private var scratch: [Int16] = []
 
     /// Frames handed to alsa-lib since start; the time the last start took, from the call to the
-    /// card running with its first buffer written.
+    /// card running with its first chunk written.
     public private(set) var framesWritten = 0
     public private(set) var lastStartLatency: Duration?
+    /// When the card last started running, for `lastStartLatency`.
+    private var runningAt: Instant?
+    /// Underruns recovered: the loop came back too late to keep the card fed.
+    public private(set) var underruns = 0
 
     private static let silenced: Void = aa_alsa_silence_errors()
 
     public init(settings: SirenSettings = SirenSettings(), now: Instant) {
         self.settings = settings
         _ = Self.silenced
+        Waveform.prepareTables()
+        _ = (SoundDesign.alarmSiren, SoundDesign.fault)
         openDevice(now: now)
     }
 
@@ -173,8 +179,9 @@ public final class ALSASiren: SirenOutput, SoundOutput {
         drainedAt = nil
         generator = ToneGenerator(pattern: pattern, sampleRate: settings.sampleRate, volume: settings.volume,
                                   waveform: SoundDesign.waveform(for: pattern))
+        runningAt = nil
         feed(now: now)
-        lastStartLatency = monotonicNow() - began
+        lastStartLatency = (runningAt ?? monotonicNow()) - began
     }
 
     private func silence() {
@@ -192,10 +199,13 @@ public final class ALSASiren: SirenOutput, SoundOutput {
         resume(now: now)
     }
 
-    /// Writes what the card has room for, at most one buffer a call (a bounded batch).
+    /// Writes what the card has room for, at most one buffer a call (a bounded batch), in
+    /// chunks of 10 ms: the card starts after the first chunk, so the first sound does not wait
+    /// for a whole buffer to be computed, and each chunk takes far less time than it plays.
     private func feed(now: Instant) {
         guard let pcm, var g = generator else { return }
         var budget = max(bufferFrames, 1)
+        let chunk = max(64, settings.sampleRate / 100)
         while budget > 0, !g.finished {
             let avail = snd_pcm_avail_update(pcm)
             if avail < 0 {
@@ -203,7 +213,7 @@ public final class ALSASiren: SirenOutput, SoundOutput {
                 continue
             }
             if avail == 0 { break }
-            let frames = min(avail, budget)
+            let frames = min(avail, budget, chunk)
             scratch.removeAll(keepingCapacity: true)
             let made = g.render(frames, into: &scratch)
             if channels == 2 { scratch = scratch.flatMap { [$0, $0] } }
@@ -217,13 +227,18 @@ public final class ALSASiren: SirenOutput, SoundOutput {
             // a click in a siren, never a stall.
             framesWritten += wrote
             budget -= made
+            // Start at once rather than at alsa-lib's threshold (a full buffer), which a short
+            // sound would never reach.
+            if wrote > 0, snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
+                let err = snd_pcm_start(pcm)
+                if err < 0 {
+                    generator = g
+                    return failDevice(err, "could not start", now: now)
+                }
+                runningAt = monotonicNow()
+            }
         }
         generator = g
-        // A short sound may never fill the buffer to alsa-lib's start threshold: start it.
-        if snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED, framesWritten > 0 {
-            let err = snd_pcm_start(pcm)
-            if err < 0 { return failDevice(err, "could not start", now: now) }
-        }
         if g.finished, drainedAt == nil {
             var delay: snd_pcm_sframes_t = 0
             if snd_pcm_delay(pcm, &delay) < 0 { delay = 0 }
@@ -237,6 +252,7 @@ public final class ALSASiren: SirenOutput, SoundOutput {
     private func recover(_ err: Int32, now: Instant) -> Bool {
         guard let pcm else { return false }
         if err == -EPIPE || err == -ESTRPIPE || err == -EINTR {
+            if err == -EPIPE { underruns += 1 }
             let r = snd_pcm_recover(pcm, err, 1)
             if r >= 0 { return true }
             failDevice(r, "failed", now: now)
