@@ -79,7 +79,7 @@ enum TestAlarmCommand: Command {
         }
 
         // The siren.
-        let start = monotonicNow()
+        let start = SystemClock.now()
         var siren: ALSASiren?
         var sirenFault: Fault?
         if config.sirenEnabled {
@@ -98,7 +98,7 @@ enum TestAlarmCommand: Command {
         var buzzing = false
         var ready: [PollRequest] = []
         while true {
-            let now = monotonicNow()
+            let now = SystemClock.now()
             let elapsed = now - start
             while shown < frames.count, elapsed >= RingTestPattern.step * shown, ringFailure == nil {
                 do { try ring?.show(frames[shown]) } catch { ringFailure = "\(error)" }
@@ -150,12 +150,6 @@ enum TestAlarmCommand: Command {
     /// The buzzer's output line. Hook for the lead: once the GPIO driver is merged, open the
     /// configured line here (`config.gpioChip`, `config.buzzerLine`) and return it.
     static func openBuzzer(_ config: Configuration) throws -> (any BuzzerLine)? { nil }
-
-    static func monotonicNow() -> Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-    }
 }
 
 extension Configuration {
