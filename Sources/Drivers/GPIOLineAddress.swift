@@ -26,6 +26,21 @@ public enum GPIOLineAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A line as the configuration gives it: `line` is a name, or an offset when all digits;
+    /// `chip` is a device name or path, or "" or "any" to find a named line on every chip.
+    public init?(chip: String, line: String) {
+        let chip = String(chip.filter { !$0.isWhitespace })
+        let line = String(line.filter { !$0.isWhitespace })
+        guard !line.isEmpty else { return nil }
+        let anyChip = chip.isEmpty || chip == "any"
+        if line.allSatisfy({ $0.isASCII && $0.isNumber }), let n = UInt32(line) {
+            guard !anyChip else { return nil }
+            self = .offset(n, chip: chip)
+        } else {
+            self = .named(line, chip: anyChip ? nil : chip)
+        }
+    }
+
     /// How a fault message names the line.
     public var lineLabel: String {
         switch self {

@@ -32,13 +32,15 @@ final class GPIOControlsTests: XCTestCase {
 
     func testTheSwitchPositionAtStartIsReported() {
         let controls = GPIOControls(settings: settings, chips: chip)
-        XCTAssertEqual(controls.start(now: .ms(0)), [.armSwitch(on: true)], "open contact: ARM by default")
+        XCTAssertEqual(controls.start(now: .ms(0)), [.armSwitch(on: false)], "open contact: off by default")
         XCTAssertEqual(chip.requests, ["GPIO27", "GPIO22"])
 
         sw.high = false
-        settings.armContact = .closed
-        let closed = GPIOControls(settings: settings, chips: chip)
-        XCTAssertEqual(closed.start(now: .ms(0)), [.armSwitch(on: true)], "closed contact arms when so configured")
+        XCTAssertEqual(GPIOControls(settings: settings, chips: chip).start(now: .ms(0)), [.armSwitch(on: true)],
+                       "closed contact: ARM")
+        settings.armContact = .open
+        XCTAssertEqual(GPIOControls(settings: settings, chips: chip).start(now: .ms(0)), [.armSwitch(on: false)],
+                       "the fail-safe wiring: closed is off")
     }
 
     func testABouncingSlideArmsOnceAndNeverFlickers() {
@@ -96,7 +98,7 @@ final class GPIOControlsTests: XCTestCase {
         let controls = GPIOControls(settings: settings, chips: chip)
         let events = controls.start(now: .ms(0))
         XCTAssertEqual(events.count, 2)
-        XCTAssertEqual(events.first, .armSwitch(on: true))
+        XCTAssertEqual(events.first, .armSwitch(on: false))
         guard case .faultRaised(let fault) = events.last else { return XCTFail("\(events)") }
         XCTAssertEqual(fault.kind, .button)
         XCTAssertEqual(fault.message,
@@ -106,7 +108,7 @@ final class GPIOControlsTests: XCTestCase {
         XCTAssertEqual(controls.nextDeadline(), .ms(10_000), "tried again later")
 
         sw.move(high: false, at: .ms(100))
-        XCTAssertEqual(run(controls, until: .ms(5000), from: .ms(101)), [.armSwitch(on: false)])
+        XCTAssertEqual(run(controls, until: .ms(5000), from: .ms(101)), [.armSwitch(on: true)])
     }
 
     func testABusyLineIsRetriedAndClearsWhenFreed() {
@@ -120,7 +122,7 @@ final class GPIOControlsTests: XCTestCase {
         // Still busy at the first retry: no second announcement.
         XCTAssertEqual(controls.service(ready: [], now: .ms(10_000)), [])
         chip.refusing["GPIO27"] = nil
-        XCTAssertEqual(controls.service(ready: [], now: .ms(20_000)), [.faultCleared(.armSwitch), .armSwitch(on: true)])
+        XCTAssertEqual(controls.service(ready: [], now: .ms(20_000)), [.faultCleared(.armSwitch), .armSwitch(on: false)])
     }
 
     func testALineThatFailsWhileHeldIsLetGoAndReported() {

@@ -14,30 +14,41 @@ final class GPIOSettingsTests: XCTestCase {
         XCTAssertEqual(GPIOLineAddress(parsing: "gpiochip0:１７"), .named("１７", chip: "gpiochip0"), "only ASCII digits are an offset")
     }
 
+    func testConfigurationValuesBecomeAddresses() {
+        XCTAssertEqual(GPIOLineAddress(chip: "gpiochip0", line: "GPIO17"), .named("GPIO17", chip: "gpiochip0"))
+        XCTAssertEqual(GPIOLineAddress(chip: "gpiochip4", line: "17"), .offset(17, chip: "gpiochip4"))
+        XCTAssertEqual(GPIOLineAddress(chip: "", line: "GPIO17"), .named("GPIO17", chip: nil))
+        XCTAssertEqual(GPIOLineAddress(chip: "any", line: "GPIO17"), .named("GPIO17", chip: nil))
+        XCTAssertNil(GPIOLineAddress(chip: "any", line: "17"), "an offset needs its chip")
+        XCTAssertNil(GPIOLineAddress(chip: "gpiochip0", line: " "))
+    }
+
     func testDefaultsAreThePiWiring() {
         let s = GPIOSettings()
-        XCTAssertEqual(s.buzzer.description, "GPIO17")
-        XCTAssertEqual(s.armSwitch.description, "GPIO27")
-        XCTAssertEqual(s.button.description, "GPIO22")
-        XCTAssertEqual(s.armContact, .open)
+        XCTAssertEqual(s.buzzer, .named("GPIO17", chip: "gpiochip0"))
+        XCTAssertEqual(s.armSwitch, .named("GPIO27", chip: "gpiochip0"))
+        XCTAssertEqual(s.button, .named("GPIO22", chip: "gpiochip0"))
+        XCTAssertEqual(s.armContact, .closed)
+        XCTAssertEqual(s.settle, .milliseconds(50))
+        XCTAssertEqual(s.press.long, .milliseconds(1500))
+        XCTAssertEqual(s.press.veryLong, .seconds(5))
+        XCTAssertEqual(s.press.resting, .seconds(10))
         XCTAssertEqual(GPIOSettings.consumer, "anchor-alert")
     }
 
-    func testKeysApplyAndBadValuesKeepTheDefault() {
-        var s = GPIOSettings()
-        XCTAssertNil(s.set("gpio.buzzer", to: "gpiochip0:5"))
-        XCTAssertEqual(s.buzzer, .offset(5, chip: "gpiochip0"))
-        XCTAssertNil(s.set("gpio.arm_switch_arms_when", to: "Closed"))
-        XCTAssertEqual(s.armContact, .closed)
-        XCTAssertNotNil(s.set("gpio.arm_switch_arms_when", to: "maybe"))
-        XCTAssertEqual(s.armContact, .closed)
-        XCTAssertNil(s.set("gpio.long_press_ms", to: "2000"))
+    func testFromConfiguration() {
+        let (s, problems) = GPIOSettings.from(chip: "gpiochip4", buzzer: "5", armSwitch: "GPIO27", button: "",
+                                              debounce: 0.02, longPress: 2, veryLongPress: 8)
+        XCTAssertEqual(s.buzzer, .offset(5, chip: "gpiochip4"))
+        XCTAssertEqual(s.armSwitch, .named("GPIO27", chip: "gpiochip4"))
+        XCTAssertEqual(s.button, GPIOSettings().button, "a bad value keeps its default")
+        XCTAssertEqual(problems, ["Configuration: gpio.button must name a line (GPIO17) or an offset on gpio.chip"])
+        XCTAssertEqual(s.settle, .milliseconds(20))
         XCTAssertEqual(s.press.long, .seconds(2))
-        XCTAssertEqual(s.set("gpio.very_long_press_ms", to: "1500"),
-                       "Configuration: button press times must grow: long, then very long, then resting")
-        XCTAssertEqual(s.press, PressClassifier.Thresholds())
-        XCTAssertNotNil(s.set("gpio.debounce_ms", to: "0"))
-        XCTAssertNotNil(s.set("gpio.nonsense", to: "1"))
-        for key in GPIOSettings.keys { XCTAssertNotEqual(s.set(key, to: "x"), "Configuration: unknown key \(key)") }
+        XCTAssertEqual(s.press.veryLong, .seconds(8))
+        XCTAssertEqual(s.press.resting, .seconds(16))
+        let backwards = GPIOSettings.from(chip: "gpiochip0", buzzer: "GPIO17", armSwitch: "GPIO27", button: "GPIO22",
+                                          debounce: 0.05, longPress: 6, veryLongPress: 5).settings
+        XCTAssertEqual(backwards.press, PressClassifier.Thresholds())
     }
 }

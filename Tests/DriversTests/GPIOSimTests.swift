@@ -92,22 +92,22 @@ final class GPIOSimTests: XCTestCase {
 
     func testSwitchEdgesBecomeDebouncedEvents() throws {
         let controls = GPIOControls(settings: settings, chips: GPIOChips())
-        XCTAssertEqual(controls.start(now: monotonicNow()), [.armSwitch(on: true)],
-                       "pull-up, contact open: ARM (the default arming contact)")
-        XCTAssertEqual(shell("gpioinfo \(sim.chip) | grep arm-switch").output.contains("\"anchor-alert\""), true,
-                       "held under the box's consumer label")
+        XCTAssertEqual(controls.start(now: monotonicNow()), [.armSwitch(on: false)],
+                       "our pull-up, contact open: off (ARM closes the contact by default)")
+        XCTAssertTrue(shell("gpioinfo \(sim.chip) | grep arm-switch").output.contains("\"anchor-alert\""),
+                      "held under the box's consumer label")
 
         let slid = monotonicNow()
         sim.pull("arm-switch", high: false)
-        let off = runLoop([controls], until: monotonicNow() + .milliseconds(400))
-        XCTAssertEqual(off.map(\.event), [.armSwitch(on: false)])
-        if let first = off.first {
+        let armed = runLoop([controls], until: monotonicNow() + .milliseconds(400))
+        XCTAssertEqual(armed.map(\.event), [.armSwitch(on: true)])
+        if let first = armed.first {
             print(String(format: "switch: event %.1f ms after the slide (debounce %.0f ms)",
                          (first.at - slid).seconds * 1000, settings.settle.seconds * 1000))
             XCTAssertGreaterThanOrEqual(first.at - slid, settings.settle, "not before the contact settled")
         }
         sim.pull("arm-switch", high: true)
-        XCTAssertEqual(runLoop([controls], until: monotonicNow() + .milliseconds(400)).map(\.event), [.armSwitch(on: true)])
+        XCTAssertEqual(runLoop([controls], until: monotonicNow() + .milliseconds(400)).map(\.event), [.armSwitch(on: false)])
     }
 
     func testABouncingSwitchArmsOnce() throws {
@@ -115,13 +115,11 @@ final class GPIOSimTests: XCTestCase {
         // still fall inside one burst; the logic is the same at 50 ms.
         settings.settle = .milliseconds(250)
         let controls = GPIOControls(settings: settings, chips: GPIOChips())
-        _ = controls.start(now: monotonicNow())
-        sim.pull("arm-switch", high: false)
-        XCTAssertEqual(runLoop([controls], until: monotonicNow() + .milliseconds(600)).map(\.event), [.armSwitch(on: false)])
+        XCTAssertEqual(controls.start(now: monotonicNow()), [.armSwitch(on: false)])
 
-        // Slide to ARM with the contact chattering: nine changes, ending open.
+        // Slide to ARM with the contact chattering: nine changes, ending closed.
         let t0 = monotonicNow()
-        for high in [true, false, true, false, true, false, true, false, true] { sim.pull("arm-switch", high: high) }
+        for high in [false, true, false, true, false, true, false, true, false] { sim.pull("arm-switch", high: high) }
         let burst = monotonicNow() - t0
         print(String(format: "bounce: 9 changes in %.2f ms", burst.seconds * 1000))
         XCTAssertLessThan(burst, settings.settle, "the burst must be faster than the debounce to test it")
@@ -129,8 +127,8 @@ final class GPIOSimTests: XCTestCase {
         XCTAssertEqual(events, [.armSwitch(on: true)], "one arm, no flicker")
 
         // A glitch that comes back is nothing.
-        sim.pull("arm-switch", high: false)
         sim.pull("arm-switch", high: true)
+        sim.pull("arm-switch", high: false)
         XCTAssertEqual(runLoop([controls], until: monotonicNow() + .milliseconds(800)).map(\.event), [])
     }
 
@@ -173,7 +171,7 @@ final class GPIOSimTests: XCTestCase {
         let back = runLoop([buzzer, controls], until: monotonicNow() + .milliseconds(800)).map(\.event)
         XCTAssertTrue(back.contains(.faultCleared(.buzzer)), "\(back)")
         XCTAssertTrue(back.contains(.faultCleared(.armSwitch)), "\(back)")
-        XCTAssertTrue(back.contains(.armSwitch(on: true)), "read afresh, pulled up by our request: \(back)")
+        XCTAssertTrue(back.contains(.armSwitch(on: false)), "read afresh, pulled up by our request: \(back)")
         XCTAssertTrue(buzzer.isWorking)
     }
 
