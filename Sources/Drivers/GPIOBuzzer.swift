@@ -9,6 +9,7 @@ public final class GPIOBuzzer: BuzzerLine, Pollable {
     private let chips: any GPIOChipAccess
     private let address: GPIOLineAddress
     private let retry: Duration
+    private let fitted: Bool
     private var line: (any GPIOOutputLine)?
     /// What the patterns want now: driven again when the line comes back.
     private var wanted = false
@@ -23,12 +24,15 @@ public final class GPIOBuzzer: BuzzerLine, Pollable {
         self.chips = chips
         self.address = settings.buzzer
         self.retry = settings.retry
+        self.fitted = settings.fitted.contains(.buzzer)
     }
 
     deinit { shutdown() }
 
+    /// Requests the line, low. Does nothing when the buzzer is not fitted.
     public func start(now: Instant) -> [Event] {
         lastNow = now
+        guard fitted else { return [] }
         return open(now: now)
     }
 

@@ -37,13 +37,13 @@ public final class GPIOControls: Pollable {
         self.channels = [
             Channel(role: .armSwitch, address: settings.armSwitch, settle: settings.settle),
             Channel(role: .button, address: settings.button, settle: settings.settle),
-        ]
+        ].filter { settings.fitted.contains($0.role) }
         self.presses = PressClassifier(thresholds: settings.press)
     }
 
     deinit { shutdown() }
 
-    /// Requests both lines and reports where the switch is, or why a line can't be used.
+    /// Requests both lines (those fitted) and reports where the switch is, or why a line can't be used.
     public func start(now: Instant) -> [Event] {
         channels.flatMap { open($0, now: now) }
     }

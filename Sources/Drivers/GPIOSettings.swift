@@ -25,6 +25,9 @@ public struct GPIOSettings: Hashable, Sendable {
     /// An input with pull-up, pressed to ground. Pi header pin 15.
     public var button: GPIOLineAddress = .named("GPIO22", chip: "gpiochip0")
     public var armContact: ArmContact = .closed
+    /// The parts that are fitted (`gpio.buzzer_enabled`, `gpio.switch_enabled`,
+    /// `gpio.button_enabled`): a part that isn't fitted has no line and is no fault.
+    public var fitted: Set<GPIORole> = Set(GPIORole.allCases)
     /// How long a contact must stay put to count.
     public var settle: Duration = Debouncer.defaultSettle
     public var press = PressClassifier.Thresholds()
@@ -39,9 +42,12 @@ public struct GPIOSettings: Hashable, Sendable {
     /// product's words when a value can't be used (the caller keeps the defaults for it).
     public static func from(
         chip: String, buzzer: String, armSwitch: String, button: String,
-        debounce: Double, longPress: Double, veryLongPress: Double
+        debounce: Double, longPress: Double, veryLongPress: Double,
+        buzzerFitted: Bool = true, switchFitted: Bool = true, buttonFitted: Bool = true
     ) -> (settings: GPIOSettings, problems: [String]) {
         var s = GPIOSettings()
+        s.fitted = Set([buzzerFitted ? GPIORole.buzzer : nil, switchFitted ? .armSwitch : nil,
+                        buttonFitted ? .button : nil].compactMap { $0 })
         var problems: [String] = []
         for (key, text, path) in [("gpio.buzzer", buzzer, \GPIOSettings.buzzer),
                                   ("gpio.arm_switch", armSwitch, \GPIOSettings.armSwitch),

@@ -93,6 +93,18 @@ final class GPIOControlsTests: XCTestCase {
         XCTAssertEqual(run(controls, until: .ms(3000), from: .ms(2001)), [])
     }
 
+    func testAPartThatIsNotFittedIsNoLineAndNoFault() {
+        chip.lines["GPIO22"] = nil
+        settings.fitted = [.armSwitch]
+        let controls = GPIOControls(settings: settings, chips: chip)
+        XCTAssertEqual(controls.start(now: .ms(0)), [.armSwitch(on: false)])
+        XCTAssertEqual(chip.requests, ["GPIO27"])
+        XCTAssertNil(controls.nextDeadline())
+        settings.fitted = []
+        XCTAssertEqual(GPIOBuzzer(settings: settings, chips: chip).start(now: .ms(0)), [])
+        XCTAssertEqual(chip.requests, ["GPIO27"])
+    }
+
     func testAMissingLineIsAFaultAndTheOtherLineStillWorks() {
         chip.lines["GPIO22"] = nil
         let controls = GPIOControls(settings: settings, chips: chip)
