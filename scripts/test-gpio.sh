@@ -5,11 +5,16 @@
 #  - inside the test VM (../shared/vm/run-in-vm.sh), on the kernel's gpio-sim: the shim's C
 #    checks with both libraries, the Swift drivers (DriversTests.GPIOSimTests) and the
 #    permission test as an unprivileged user.
+#  - with --e2e: the end-to-end test (scripts/gpiod/e2e-in-vm.sh): the real `anchor-alert run`
+#    on gpio-sim, armed by sliding the simulated switch, its chirps heard on the buzzer line.
+#    It needs `run` to take its lines from the gpio.* keys.
 # Fails if the VM cannot start, if any test failed or was skipped, or if fewer tests ran than
 # the sources hold. Last line: "gpio: N passed, N failed".
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
+e2e=0
+for arg in "$@"; do [ "$arg" = --e2e ] && e2e=1; done
 
 find_shared() {
     for d in "$repo/../shared" "$repo/../../shared"; do
@@ -37,10 +42,18 @@ read -r v1 v2 < <(echo "$out" | sed -n 's/^built: //p')
 expected_drivers=$(grep -c '^    func test' "$repo/Tests/DriversTests/GPIOSimTests.swift")
 expected_permission=$(grep -c '^    func test' "$repo/Tests/DriversTests/GPIOSimPermissionTests.swift")
 
+e2e_args=""
+if [ $e2e -eq 1 ]; then
+    sampler=$(dirname "$v1")/line-sampler
+    gcc -O2 -Wall -Werror -o "$sampler" "$repo/scripts/gpiod/line-sampler.c" || fail "building the line sampler"
+    [ -x "$repo/.build/debug/anchor-alert" ] || fail "no .build/debug/anchor-alert"
+    e2e_args="$repo/.build/debug/anchor-alert $sampler"
+fi
+
 echo "test-gpio: running inside the VM"
 log=$(mktemp)
 start=$(date +%s)
-"$vm" "$repo/scripts/gpiod/in-vm.sh $helper $bundle $v1 $v2" > "$log" 2>&1; rc=$?
+"$vm" "$repo/scripts/gpiod/in-vm.sh $helper $bundle $v1 $v2 $e2e_args" > "$log" 2>&1; rc=$?
 elapsed=$(( $(date +%s) - start ))
 grep -vE "^Test Case '.*' started" "$log"
 [ $rc -ne 125 ] || fail "the VM could not start (run-in-vm.sh exit 125); see its console log above"
@@ -67,6 +80,12 @@ for part in drivers:$expected_drivers permission:$expected_permission; do
     passed=$((passed + n - f - s)); failed=$((failed + f + s))
     [ "$n" -ge "$want" ] || failed=$((failed + want - n))
 done
+if [ $e2e -eq 1 ]; then
+    line=$(grep '^e2e: [0-9]* passed, [0-9]* failed' "$log" | tail -1)
+    p=$(echo "$line" | sed -n 's/^e2e: \([0-9]*\) passed.*/\1/p'); f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed/\1/p')
+    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
+    grep -q "^section e2e: status 0" "$log" || problems+=("end-to-end test")
+fi
 for shim in shim-v1 shim-v2; do
     if grep -q "^section $shim: status 0" "$log"; then passed=$((passed + 1)); else failed=$((failed + 1)); problems+=("$shim C checks"); fi
 done

@@ -51,7 +51,7 @@ public final class GPIOBuzzer: BuzzerLine, Pollable {
         guard !isShutDown else { return }
         wanted = on
         guard let line else { return }
-        do {
+        do throws(GPIOError) {
             try line.drive(high: on)
         } catch {
             self.line = nil
@@ -77,7 +77,7 @@ public final class GPIOBuzzer: BuzzerLine, Pollable {
 
     private func open(now: Instant) -> [Event] {
         guard !isShutDown else { return [] }
-        do {
+        do throws(GPIOError) {
             line = try chips.requestOutput(address, consumer: GPIOSettings.consumer, high: wanted)
             retryAt = nil
             guard failure != nil else { return [] }

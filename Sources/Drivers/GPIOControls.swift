@@ -67,7 +67,7 @@ public final class GPIOControls: Pollable {
         var out: [Event] = []
         for c in channels {
             guard let line = c.line, ready.contains(where: { $0.fd == line.fd }) else { continue }
-            do {
+            do throws(GPIOError) {
                 for _ in 0..<Self.maxReadsPerTurn {
                     let edges = try line.readEdges()
                     for e in edges { c.debouncer.edge(e, now: now) }
@@ -79,7 +79,7 @@ public final class GPIOControls: Pollable {
         }
         for c in channels {
             if let line = c.line, let due = c.debouncer.deadline, due <= now {
-                do {
+                do throws(GPIOError) {
                     let reading = try line.level()
                     if let change = c.debouncer.settled(now: now, reading: reading) {
                         out += report(c.role, change)
@@ -103,7 +103,7 @@ public final class GPIOControls: Pollable {
 
     private func open(_ c: Channel, now: Instant) -> [Event] {
         var out: [Event] = []
-        do {
+        do throws(GPIOError) {
             let line = try chips.requestInput(c.address, consumer: GPIOSettings.consumer)
             let high = try line.level()
             c.line = line

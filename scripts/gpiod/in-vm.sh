@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs inside the test VM (as root), called by scripts/test-gpio.sh:
-#   in-vm.sh HELPER BUNDLE SHIM_CHECK_V1 SHIM_CHECK_V2
+#   in-vm.sh HELPER BUNDLE SHIM_CHECK_V1 SHIM_CHECK_V2 [ANCHOR_ALERT SAMPLER]
 # 1. the shim's C checks, v1 and v2 builds, on a gpio-sim chip;
 # 2. the Swift drivers on gpio-sim (DriversTests.GPIOSimTests), as root;
-# 3. the permission test as an unprivileged user on a chip only root may open.
+# 3. the permission test as an unprivileged user on a chip only root may open;
+# 4. with ANCHOR_ALERT and SAMPLER: the end-to-end test of `anchor-alert run` (e2e-in-vm.sh).
 # Prints "section NAME: status N" after each part; exits non-zero if any part failed.
 set -u
-helper=$1 bundle=$2 v1=$3 v2=$4
+helper=$1 bundle=$2 v1=$3 v2=$4 binary=${5:-} sampler=${6:-}
 export GPIO_SIM_HELPER=$helper
 status=0
 
@@ -33,4 +34,10 @@ setpriv --reuid=65534 --regid=65534 --clear-groups env GPIO_SIM_PERMISSION_CHIP=
 "$helper" remove permcheck
 echo "section permission: status $rc"
 [ $rc -eq 0 ] || status=1
+
+if [ -n "$binary" ]; then
+    "$(dirname "$0")/e2e-in-vm.sh" "$binary" "$helper" "$sampler"; rc=$?
+    echo "section e2e: status $rc"
+    [ $rc -eq 0 ] || status=1
+fi
 exit $status
