@@ -32,6 +32,9 @@ let package = Package(
             name: "Drivers",
             dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CSystemd", "CGPIOShim"]
         ),
+        // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
+        // A regular target so that any test target (drivers, end-to-end) can use it.
+        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
@@ -44,7 +47,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
     ]
 )

@@ -26,6 +26,9 @@ struct Wiring {
         if config.gpsSource == "simulated" {
             return .success(SimulatedGPS(.script(.hold), start: now, speed: speed))
         }
-        return .failure(Fault(.gpsd, "GPS: gpsd driver not built into this box yet"))
+        var settings = GPSDSettings(host: config.gpsdHost, port: UInt16(clamping: config.gpsdPort))
+        settings.reportsStoppedAfter = .seconds(config.reportsStoppedAfter)
+        settings.clockTolerance = .seconds(config.clockTolerance)
+        return .success(GPSDClient(settings: settings, now: now))
     }
 }
