@@ -5,7 +5,7 @@
 #  - inside the test VM (../shared/vm/run-in-vm.sh), on the kernel's gpio-sim: the shim's C
 #    checks with both libraries, the Swift drivers (DriversTests.GPIOSimTests) and the
 #    permission test as an unprivileged user.
-#  - with --e2e: the end-to-end test (scripts/gpiod/e2e-in-vm.sh): the real `anchor-alert run`
+#  - the end-to-end test (skip with --no-e2e) (scripts/gpiod/e2e-in-vm.sh): the real `anchor-alert run`
 #    on gpio-sim, armed by sliding the simulated switch, its chirps heard on the buzzer line.
 #    It needs `run` to take its lines from the gpio.* keys.
 # Fails if the VM cannot start, if any test failed or was skipped, or if fewer tests ran than
@@ -13,8 +13,8 @@
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-e2e=0
-for arg in "$@"; do [ "$arg" = --e2e ] && e2e=1; done
+e2e=1
+for arg in "$@"; do [ "$arg" = --no-e2e ] && e2e=0; done
 
 find_shared() {
     for d in "$repo/../shared" "$repo/../../shared"; do
