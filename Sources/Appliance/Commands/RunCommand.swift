@@ -120,7 +120,8 @@ enum RunCommand: Command {
         }
         box.refresh(now: now)
         loop.run(runtime)
-        print("Anchor Alert: stopped")
+        let seconds = (SystemClock.now() - now).seconds
+        print("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
         return ExitCode.ok
     }
 }
