@@ -149,3 +149,45 @@ final class BoxTests: XCTestCase {
         XCTAssertEqual(Annunciator.nextChange(p, start: start, after: start + .milliseconds(50)), start + .milliseconds(200))
     }
 }
+
+final class ChirpTimingTests: XCTestCase {
+    final class TimedBuzzer: BuzzerLine {
+        var now = Instant.zero
+        var changes: [(Instant, Bool)] = []
+        func set(on: Bool) { changes.append((now, on)) }
+    }
+
+    /// Runs the box as the loop would (wake at each deadline) and records the buzzer line.
+    func testTheMarkChirpPlaysEveryStepOnTheBuzzerLine() {
+        let buzzer = TimedBuzzer()
+        var s = WatchSettings()
+        s.radius = 30
+        let gps = SimulatedGPS(.script(.hold), start: .zero)
+        let box = Box(watch: Watch(settings: s), sources: [gps],
+                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: BasicSounds()), log: nil, wall: { 0 })
+        var now = Instant.zero
+        func runUntil(_ end: Instant) {
+            while let next = box.nextDeadline(now: now), next <= end {
+                now = max(next, now)
+                buzzer.now = now
+                box.serve([], now: now)
+            }
+            now = end
+        }
+        runUntil(Instant(seconds: 30.5))
+        buzzer.changes.removeAll()
+        buzzer.now = now
+        let pressAt = now
+        box.handle(.button(.long), now: now)
+        XCTAssertNotNil(box.watch.anchor)
+        runUntil(now + .seconds(1))
+        let pattern = BasicSounds().chirp(.mark).steps
+        let expected = pattern.map(\.isOn)
+        XCTAssertEqual(buzzer.changes.map(\.1), expected + [false], "every step of the mark chirp, then low")
+        var t = pressAt
+        for (i, step) in pattern.enumerated() where i < buzzer.changes.count {
+            XCTAssertEqual(buzzer.changes[i].0.nanoseconds, t.nanoseconds, accuracy: 1_000_000, "step \(i)")
+            t = t + step.duration
+        }
+    }
+}

@@ -86,8 +86,15 @@ enum RunCommand: Command {
             Console.error(f.message)
             faults.append(f)
         }
+        let gpio = wiring.gpio(realSwitch: simulatedSwitch == nil)
+        for p in gpio.problems {
+            Console.error(p)
+            faults.append(Fault(.config, p))
+        }
+        if let controls = gpio.controls { sources.append(controls) }
+        if let buzzer = gpio.buzzer { sources.append(buzzer) }
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
-                      annunciator: Annunciator(buzzer: nil, siren: nil, book: BasicSounds()),
+                      annunciator: Annunciator(buzzer: gpio.buzzer, siren: nil, book: BasicSounds()),
                       log: nil, wall: SystemClock.wall)
         ConsoleLog.attach(to: box, settings: config.watchSettings)
         let runtime = BoxRuntime(box: box)
@@ -100,6 +107,12 @@ enum RunCommand: Command {
         }
         print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
+        // The lines' own faults, and the switch's position at start (a decision).
+        for e in (gpio.buzzer?.start(now: now) ?? []) + (gpio.controls?.start(now: now) ?? []) { box.handle(e, now: now) }
+        runtime.onShutdown.append {
+            gpio.buzzer?.shutdown()
+            gpio.controls?.shutdown()
+        }
         if let on = simulatedSwitch {
             runtime.simulatedSwitch = true
             // The switch's position at start is a decision, as with the real one.
@@ -107,7 +120,8 @@ enum RunCommand: Command {
         }
         box.refresh(now: now)
         loop.run(runtime)
-        print("Anchor Alert: stopped")
+        let seconds = (SystemClock.now() - now).seconds
+        print("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
         return ExitCode.ok
     }
 }

@@ -31,4 +31,19 @@ struct Wiring {
         settings.clockTolerance = .seconds(config.clockTolerance)
         return .success(GPSDClient(settings: settings, now: now))
     }
+
+    /// The buzzer, the arm switch and the button, each only if fitted. A line that can't be had
+    /// is a fault its driver raises (and retries); the others keep working.
+    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String]) {
+        var (settings, problems) = GPIOSettings.from(
+            chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine, button: config.buttonLine,
+            debounce: config.debounce, longPress: config.longPress, veryLongPress: config.veryLongPress,
+            buzzerFitted: config.buzzerEnabled, switchFitted: config.switchEnabled && realSwitch,
+            buttonFitted: config.buttonEnabled)
+        settings.armContact = config.armContact == "open" ? .open : .closed
+        let buzzer = settings.fitted.contains(.buzzer) ? GPIOBuzzer(settings: settings) : nil
+        let controls = settings.fitted.contains(.armSwitch) || settings.fitted.contains(.button)
+            ? GPIOControls(settings: settings) : nil
+        return (buzzer, controls, problems)
+    }
 }
