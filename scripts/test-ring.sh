@@ -3,8 +3,9 @@
 # with the ring's spidev replaced by a plain file and ALSA's default device routed into a WAV
 # file (the file plugin over the null device). Checks the frames written, the sound recorded,
 # and that missing devices are named faults with exit status 1. Then, inside the VM of
-# ../shared/vm, the siren in real time through the kernel's loopback card (snd-aloop):
-# DriversTests.ALSASirenLoopbackTests, which `swift test` cannot run outside it (skip it there).
+# ../shared/vm (scripts/ring-in-vm.sh): the siren in real time through the kernel's loopback
+# card (DriversTests.ALSASirenLoopbackTests, which `swift test` cannot run outside the VM: skip
+# it there), and test-alarm with its buzzer on a gpio-sim line.
 # Unit and alsa-lib tests are in `swift test --filter 'SignalsTests|DriversTests'`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +20,9 @@ dir=$(mktemp -d /tmp/test-ring-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 pixels=16
 : > "$dir/spidev0.0"
-printf '[ring]\ndevice = "%s/spidev0.0"\npixels = %d\ntype = "ws2812"\n' "$dir" "$pixels" > "$dir/ok.conf"
+# No GPIO chip out here: the buzzer's part of test-alarm runs in the VM (step 3).
+printf '[ring]\ndevice = "%s/spidev0.0"\npixels = %d\ntype = "ws2812"\n[gpio]\nbuzzer_enabled = false\n' \
+    "$dir" "$pixels" > "$dir/ok.conf"
 printf 'pcm.!default { type file; slave.pcm "null"; file "%s/siren.wav"; format "wav" }\n' "$dir" > "$dir/asoundrc"
 export ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$dir/asoundrc"
 
@@ -49,18 +52,20 @@ set -e
 grep -q "^LED ring: $dir/missing is missing, the ring is dark\$" <<<"$out" || fail "no ring fault in: $out"
 grep -q '^Siren: no sound device "hw:77" .*, the buzzer still rings$' <<<"$out" || fail "no siren fault in: $out"
 
-# 3. Real time: the siren through snd-aloop inside the VM, with arecord on the other end.
-vm=""
-for c in "$here/../shared/vm/run-in-vm.sh" "$here/../../shared/vm/run-in-vm.sh"; do [ -x "$c" ] && { vm=$c; break; }; done
-[ -n "$vm" ] || fail "../shared/vm/run-in-vm.sh not found: the real-time siren test needs the VM"
+# 3. Inside the VM: the siren in real time through snd-aloop (arecord on the other end), and
+# test-alarm with the buzzer on a gpio-sim line, heard by a sampler.
+shared=""
+for c in "$here/../shared" "$here/../../shared"; do [ -x "$c/vm/run-in-vm.sh" ] && { shared=$(cd "$c" && pwd); break; }; done
+[ -n "$shared" ] || fail "../shared/vm/run-in-vm.sh not found: the real-time siren and buzzer checks need the VM"
 swift build --build-tests >/dev/null 2>&1 || fail "building the tests"
 tests=$(swift build --show-bin-path)/AnchorAlertPackageTests.xctest
+sampler="$dir/line-sampler"
+gcc -O2 -Wall -Werror -o "$sampler" "$here/scripts/gpiod/line-sampler.c" || fail "building the line sampler"
 set +e
-realtime=$("$vm" "modprobe snd-aloop && $tests DriversTests.ALSASirenLoopbackTests" 2>&1)
+vmout=$(VM_RW="$dir" "$shared/vm/run-in-vm.sh" "$here/scripts/ring-in-vm.sh $bin $tests $shared/vm/gpio-sim-chip.sh $sampler" 2>&1)
 status=$?
 set -e
-measured=$(grep '^siren in real time' <<<"$realtime" || true)
-[ "$status" -eq 0 ] || { echo "$realtime" | grep -E 'error|siren in real|Executed' | tail -15; fail "real-time siren test (exit $status)"; }
-echo "test-ring: $measured"
+echo "$vmout" | grep '^ring-vm'
+[ "$status" -eq 0 ] || { echo "$vmout" | tail -30; fail "inside the VM (exit $status)"; }
 
-echo "test-ring: PASS (test-alarm wrote $((size / frame)) ring frames of $pixels pixels and $wav bytes of siren; missing devices named, exit 1; the siren in real time through snd-aloop)"
+echo "test-ring: PASS (test-alarm wrote $((size / frame)) ring frames of $pixels pixels and $wav bytes of siren; missing devices named, exit 1; in the VM: the siren in real time, test-alarm's buzzer on gpio-sim)"

@@ -9,8 +9,8 @@ import WatchCore
 /// its colours, sounds the siren and the buzzer for a few seconds, and says for each part
 /// whether it worked, in the Systems Check's words.
 ///
-/// It opens the devices itself: with the box's service running, the lead routes it through the
-/// control socket instead (the GPIO buzzer line can have one owner only).
+/// It opens the devices itself, so with the box's service running the buzzer line is busy (a
+/// line has one owner) and says so; the siren and the ring may be shared.
 enum TestAlarmCommand: Command {
     static let name = "test-alarm"
     static let summary = "Sound the siren and the buzzer briefly and light the ring, to check the box"
@@ -22,7 +22,7 @@ enum TestAlarmCommand: Command {
         rhythm; then turns them all off. About three seconds. Each part says how it went:
           LED ring: lit 12 pixels on /dev/spidev0.0
           Siren: sounded on "default"
-          Buzzer: sounded
+          Buzzer: sounded on GPIO17
         A part that failed says why, and the box's Systems Check will show the same fault.
 
           --config FILE   the configuration file (default /etc/anchor-alert/anchor-alert.conf)
@@ -68,27 +68,28 @@ enum TestAlarmCommand: Command {
         var ringFailure: String?
 
         // The buzzer.
-        var buzzer: (any BuzzerLine)?
+        var buzzer: GPIOBuzzer?
+        var buzzerFault: Fault?
         if config.buzzerEnabled {
-            do {
-                buzzer = try openBuzzer(config)
-                if buzzer == nil { report("Buzzer: not tested, this build has no GPIO driver for it") }
-            } catch {
-                report("Buzzer: \(error)", failure: true)
+            let wired = Wiring(config: config, now: SystemClock.now()).gpio(realSwitch: false)
+            for problem in wired.problems { Console.error("anchor-alert: \(problem)") }
+            if let b = wired.buzzer {
+                for case .faultRaised(let f) in b.start(now: SystemClock.now()) { buzzerFault = f }
+                buzzer = b.isWorking ? b : nil
             }
         }
 
-        // The siren.
-        let start = SystemClock.now()
+        // The siren: opened first (that takes a moment), so the parts start together.
         var siren: ALSASiren?
         var sirenFault: Fault?
         if config.sirenEnabled {
             var s = SirenSettings()
             s.device = config.sirenDevice
             s.volume = config.sirenVolume
-            siren = ALSASiren(settings: s, now: start)
-            siren!.play(SoundDesign.testAlarm, now: start)
+            siren = ALSASiren(settings: s, now: SystemClock.now())
         }
+        let start = SystemClock.now()
+        siren?.play(SoundDesign.testAlarm, now: start)
 
         // One small loop: the ring's frames and the buzzer's steps on the clock, the siren fed
         // whenever its card has room.
@@ -125,6 +126,11 @@ enum TestAlarmCommand: Command {
             ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
         }
         buzzer?.set(on: false)
+        if let b = buzzer {
+            // A line lost during the test is reported at the buzzer's next turn.
+            for case .faultRaised(let f) in b.service(ready: [], now: SystemClock.now()) { buzzerFault = f }
+            b.shutdown()
+        }
         siren?.stopAll()
 
         if ring != nil {
@@ -134,7 +140,11 @@ enum TestAlarmCommand: Command {
                 report("LED ring: lit \(ringSettings.pixelCount) pixels on \(config.ringDevice)")
             }
         }
-        if buzzer != nil { report("Buzzer: sounded") }
+        if let buzzerFault {
+            report(buzzerFault.message, failure: true)
+        } else if buzzer != nil {
+            report("Buzzer: sounded on \(config.buzzerLine)")
+        }
         if let siren {
             if let sirenFault {
                 report(sirenFault.message, failure: true)
@@ -147,9 +157,6 @@ enum TestAlarmCommand: Command {
         return failed ? ExitCode.failure : ExitCode.ok
     }
 
-    /// The buzzer's output line. Hook for the lead: once the GPIO driver is merged, open the
-    /// configured line here (`config.gpioChip`, `config.buzzerLine`) and return it.
-    static func openBuzzer(_ config: Configuration) throws -> (any BuzzerLine)? { nil }
 }
 
 extension Configuration {
