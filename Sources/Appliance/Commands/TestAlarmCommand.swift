@@ -89,6 +89,9 @@ enum TestAlarmCommand: Command {
             siren = ALSASiren(settings: s, now: SystemClock.now())
         }
         let start = SystemClock.now()
+        // The buzzer first: starting the siren takes a moment, the first buzz should not.
+        var buzzing = SoundDesign.alarmBuzz.isOn(at: .zero) && buzzer != nil
+        if buzzing { buzzer?.set(on: true) }
         siren?.play(SoundDesign.testAlarm, now: start)
 
         // One small loop: the ring's frames and the buzzer's steps on the clock, the siren fed
@@ -96,7 +99,6 @@ enum TestAlarmCommand: Command {
         let ringLength = RingTestPattern.step * frames.count
         let end = start + max(ringLength, buzzer == nil ? .zero : buzzerLength)
         var shown = 0
-        var buzzing = false
         var ready: [PollRequest] = []
         while true {
             let now = SystemClock.now()
