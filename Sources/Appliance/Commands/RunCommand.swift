@@ -93,9 +93,24 @@ enum RunCommand: Command {
         }
         if let controls = gpio.controls { sources.append(controls) }
         if let buzzer = gpio.buzzer { sources.append(buzzer) }
+        let ring = wiring.ring()
+        let siren = wiring.siren()
+        if let ring { sources.append(ring) }
+        if let siren { sources.append(siren) }
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
-                      annunciator: Annunciator(buzzer: gpio.buzzer, siren: nil, book: BasicSounds()),
+                      annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
                       log: nil, wall: SystemClock.wall)
+        if let ring {
+            box.observers.append(ring)
+            // A decision just taken keeps the ring at working brightness for a while.
+            let previous = box.onActions
+            box.onActions = { actions, now in
+                previous?(actions, now)
+                if actions.contains(where: { if case .accepted = $0 { true } else if case .refused = $0 { true } else { false } }) {
+                    ring.activity(at: now)
+                }
+            }
+        }
         ConsoleLog.attach(to: box, settings: config.watchSettings)
         let runtime = BoxRuntime(box: box)
         runtime.onReload = {
@@ -112,6 +127,7 @@ enum RunCommand: Command {
         runtime.onShutdown.append {
             gpio.buzzer?.shutdown()
             gpio.controls?.shutdown()
+            siren?.stopAll()
         }
         if let on = simulatedSwitch {
             runtime.simulatedSwitch = true

@@ -166,6 +166,9 @@ extension Configuration {
     var ringSettings: RingSettings {
         var s = RingSettings()
         s.pixelCount = ringPixels
+        s.topPixel = ringTopPixel
+        s.clockwise = ringClockwise
+        s.workingBrightness = workingBrightness
         s.nightBrightness = nightBrightness
         s.calmAfter = .seconds(calmAfter)
         s.snoozeLength = watchSettings.snooze
@@ -178,6 +181,7 @@ extension Configuration {
         s.device = ringDevice
         s.type = PixelType(parsing: ringType) ?? .ws2812
         s.order = ColourOrder(parsing: ringOrder)
+        if ringSPIHz > 0 { s.clockHz = ringSPIHz }
         return s
     }
 }

@@ -1,5 +1,6 @@
 import Drivers
 import Recordings
+import Signals
 import WatchCore
 
 /// Builds the box's devices from the configuration. Each device that can't be had becomes a
@@ -46,4 +47,20 @@ struct Wiring {
             ? GPIOControls(settings: settings) : nil
         return (buzzer, controls, problems)
     }
+
+    /// The LED ring, if fitted: a missing SPI device is its `.ledRing` fault, retried.
+    func ring() -> LEDRing? {
+        config.ringEnabled ? LEDRing(settings: config.ringSettings, device: config.spiRingSettings, start: now) : nil
+    }
+
+    /// The siren, if fitted: a missing sound device is its `.siren` fault, retried.
+    func siren() -> ALSASiren? {
+        guard config.sirenEnabled else { return nil }
+        var s = SirenSettings()
+        s.device = config.sirenDevice
+        s.volume = config.sirenVolume
+        return ALSASiren(settings: s, now: now)
+    }
 }
+
+extension LEDRing: BoxObserver {}
