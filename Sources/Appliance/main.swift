@@ -9,6 +9,7 @@ enum CommandTable {
         DemoCommand.self,
         ReplayCommand.self,
         RunCommand.self,
+        TestAlarmCommand.self,
         StatusCommand.self,
         CheckCommand.self,
         MarkCommand.self,

@@ -53,7 +53,7 @@ final class BoxTests: XCTestCase {
             s.minFixes = 3
             s.radius = 30
             box = Box(watch: Watch(settings: s), sources: [],
-                      annunciator: Annunciator(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: BasicSounds()),
+                      annunciator: Annunciator(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: DesignedSounds()),
                       log: log, wall: { 1_700_000_000 })
         }
 
@@ -141,11 +141,59 @@ final class BoxTests: XCTestCase {
     }
 
     func testTheAlarmBuzzIsPointTwoSecondsOnAndOff() {
-        let p = BasicSounds().alarm
+        var player = PatternPlayer()
         let start = Instant(seconds: 10)
-        XCTAssertTrue(Annunciator.isOn(p, start: start, at: start))
-        XCTAssertFalse(Annunciator.isOn(p, start: start, at: start + .milliseconds(250)))
-        XCTAssertTrue(Annunciator.isOn(p, start: start, at: start + .milliseconds(4050)))
-        XCTAssertEqual(Annunciator.nextChange(p, start: start, after: start + .milliseconds(50)), start + .milliseconds(200))
+        player.start(DesignedSounds().alarm, at: start)
+        XCTAssertTrue(player.isOn(at: start))
+        XCTAssertFalse(player.isOn(at: start + .milliseconds(250)))
+        XCTAssertTrue(player.isOn(at: start + .milliseconds(4050)))
+        XCTAssertEqual(player.nextChange(after: start + .milliseconds(50)), start + .milliseconds(200))
+    }
+}
+
+final class ChirpTimingTests: XCTestCase {
+    final class TimedBuzzer: BuzzerLine {
+        var now = Instant.zero
+        var changes: [(Instant, Bool)] = []
+        func set(on: Bool) { changes.append((now, on)) }
+    }
+
+    /// Runs the box as the loop would (wake at each deadline) and records the buzzer line.
+    func testTheMarkChirpPlaysEveryStepOnTheBuzzerLine() {
+        let buzzer = TimedBuzzer()
+        var s = WatchSettings()
+        s.radius = 30
+        let gps = SimulatedGPS(.script(.hold), start: .zero)
+        let box = Box(watch: Watch(settings: s), sources: [gps],
+                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
+        var now = Instant.zero
+        func runUntil(_ end: Instant) {
+            while let next = box.nextDeadline(now: now), next <= end {
+                now = max(next, now)
+                buzzer.now = now
+                box.serve([], now: now)
+            }
+            now = end
+        }
+        runUntil(Instant(seconds: 30.5))
+        buzzer.changes.removeAll()
+        buzzer.now = now
+        let pressAt = now
+        box.handle(.button(.long), now: now)
+        XCTAssertNotNil(box.watch.anchor)
+        runUntil(now + .seconds(1))
+        // The pattern's level changes, as the buzzer line should show them.
+        var expected: [(Instant, Bool)] = []
+        var t = pressAt
+        for step in DesignedSounds().chirp(.mark).steps {
+            if expected.last?.1 != step.isOn { expected.append((t, step.isOn)) }
+            t = t + step.duration
+        }
+        if expected.last?.1 == true { expected.append((t, false)) }
+        XCTAssertGreaterThanOrEqual(expected.count, 3, "the mark chirp has more than one tone")
+        XCTAssertEqual(buzzer.changes.map(\.1), expected.map(\.1), "every step of the mark chirp, then low")
+        for (got, want) in zip(buzzer.changes, expected) {
+            XCTAssertEqual(got.0.nanoseconds, want.0.nanoseconds, accuracy: 1_000_000)
+        }
     }
 }

@@ -39,18 +39,21 @@ enum DemoCommand: Command {
         }
         let tty = !plain && isatty(1) == 1
         let script = BoatScript.demo
-        let screen = DemoScreen(tty: tty, speed: speed)
+        var ringSettings = Configuration().ringSettings
+        ringSettings.snoozeLength = .seconds(300)
+        let screen = DemoScreen(tty: tty, speed: speed, ring: ringSettings)
         let buzzer = DemoBuzzer()
         buzzer.screen = screen
         var settings = WatchSettings()
         settings.snooze = .seconds(300)
         let gps = SimulatedGPS(.script(script), start: .zero)
         let box = Box(watch: Watch(settings: settings), sources: [gps],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: BasicSounds()), log: nil, wall: { 0 })
+                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
         box.observers = [screen]
         box.onActions = { actions, now in
             for action in actions {
                 if let line = Narration.line(action, now: now, settings: settings) { screen.say(line) }
+                if case .accepted = action { screen.activity(at: now) }
             }
         }
         var skipper = DemoSkipper()

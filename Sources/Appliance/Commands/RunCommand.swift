@@ -86,9 +86,31 @@ enum RunCommand: Command {
             Console.error(f.message)
             faults.append(f)
         }
+        let gpio = wiring.gpio(realSwitch: simulatedSwitch == nil)
+        for p in gpio.problems {
+            Console.error(p)
+            faults.append(Fault(.config, p))
+        }
+        if let controls = gpio.controls { sources.append(controls) }
+        if let buzzer = gpio.buzzer { sources.append(buzzer) }
+        let ring = wiring.ring()
+        let siren = wiring.siren()
+        if let ring { sources.append(ring) }
+        if let siren { sources.append(siren) }
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
-                      annunciator: Annunciator(buzzer: nil, siren: nil, book: BasicSounds()),
+                      annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
                       log: nil, wall: SystemClock.wall)
+        if let ring {
+            box.observers.append(ring)
+            // A decision just taken keeps the ring at working brightness for a while.
+            let previous = box.onActions
+            box.onActions = { actions, now in
+                previous?(actions, now)
+                if actions.contains(where: { if case .accepted = $0 { true } else if case .refused = $0 { true } else { false } }) {
+                    ring.activity(at: now)
+                }
+            }
+        }
         ConsoleLog.attach(to: box, settings: config.watchSettings)
         let runtime = BoxRuntime(box: box)
         runtime.onReload = {
@@ -101,6 +123,13 @@ enum RunCommand: Command {
         Surfaces.attach(to: runtime, config: config, simulatedGPS: simulate != nil)
         print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
+        // The lines' own faults, and the switch's position at start (a decision).
+        for e in (gpio.buzzer?.start(now: now) ?? []) + (gpio.controls?.start(now: now) ?? []) { box.handle(e, now: now) }
+        runtime.onShutdown.append {
+            gpio.buzzer?.shutdown()
+            gpio.controls?.shutdown()
+            siren?.stopAll()
+        }
         if let on = simulatedSwitch {
             runtime.simulatedSwitch = true
             // The switch's position at start is a decision, as with the real one.
@@ -108,7 +137,8 @@ enum RunCommand: Command {
         }
         box.refresh(now: now)
         loop.run(runtime)
-        print("Anchor Alert: stopped")
+        let seconds = (SystemClock.now() - now).seconds
+        print("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
         return ExitCode.ok
     }
 }

@@ -31,6 +31,8 @@ struct Configuration: Sendable {
     var debounce = 0.05
     var longPress = 1.5
     var veryLongPress = 5.0
+    /// "closed": ARM closes the contact to ground. "open" is fail-safe: a broken wire arms.
+    var armContact = "closed"
 
     var ringEnabled = true
     var ringType = "ws2812"
@@ -38,6 +40,11 @@ struct Configuration: Sendable {
     var ringPixels = 12
     var ringOrder = "grb"
     var nightBrightness = 0.08
+    var workingBrightness = 0.25
+    var ringTopPixel = 0
+    var ringClockwise = true
+    /// 0: the pixel type's own clock (2.4 MHz for WS2812, 4 MHz for APA102).
+    var ringSPIHz = 0
     var calmAfter = 900.0
 
     var sirenEnabled = true

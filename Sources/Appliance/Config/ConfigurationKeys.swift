@@ -93,6 +93,7 @@ extension ConfigurationKey {
         flag("gpio", "buzzer_enabled", "Whether a buzzer is fitted", \.buzzerEnabled),
         flag("gpio", "switch_enabled", "Whether an arm switch is fitted", \.switchEnabled),
         flag("gpio", "button_enabled", "Whether a button is fitted", \.buttonEnabled),
+        text("gpio", "arm_switch_arms_when", ["closed", "open"], "Which contact state of the switch means ARM (open is fail-safe: a broken wire arms rather than disarms)", \.armContact),
         number("gpio", "debounce", 0.001...1, "s", "How long the switch must stay put to count", \.debounce),
         number("gpio", "long_press", 0.5...10, "s", "A press at least this long is a long press (mark)", \.longPress),
         number("gpio", "very_long_press", 1...30, "s", "A press at least this long is a very long press (release)", \.veryLongPress),
@@ -102,6 +103,10 @@ extension ConfigurationKey {
         text("ring", "device", nil, "SPI device", \.ringDevice),
         integer("ring", "pixels", 1...256, "Pixels on the ring", \.ringPixels),
         text("ring", "order", ["rgb", "rbg", "grb", "gbr", "brg", "bgr"], "Colour order of the pixels", \.ringOrder),
+        number("ring", "brightness", 0.01...1, "", "Working brightness, while something is happening", \.workingBrightness),
+        integer("ring", "top_pixel", 0...255, "Which pixel sits at 12 o'clock as the ring is mounted", \.ringTopPixel),
+        flag("ring", "clockwise", "Whether pixel numbers run clockwise as the ring is mounted", \.ringClockwise),
+        integer("ring", "spi_hz", 0...20_000_000, "SPI clock in Hz; 0 means the pixel type's own (2.4 MHz WS2812, 4 MHz APA102)", \.ringSPIHz),
         number("ring", "night_brightness", 0.01...1, "", "Brightness once all has been calm a while (ringing is always full)", \.nightBrightness),
         number("ring", "calm_after", 0...86_400, "s", "Calm this long settles the ring to its night glow", \.calmAfter),
 

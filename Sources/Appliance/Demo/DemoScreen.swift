@@ -11,12 +11,16 @@ final class DemoScreen: BoxObserver {
     private var last: WatchStatus?
     private var scriptTime = 0.0
     private var buzzerOn = false
-    var ring: (WatchStatus, Instant) -> [String] = DemoScreen.plainRing
+    /// The ring exactly as the renderer computes it for the box's LED ring.
+    private var presenter: RingPresenter
 
-    init(tty: Bool, speed: Double) {
+    init(tty: Bool, speed: Double, ring: RingSettings) {
         self.tty = tty
         self.speed = speed
+        presenter = RingPresenter(settings: ring, start: .zero)
     }
+
+    func activity(at now: Instant) { presenter.activity(at: now) }
 
     func clock(_ t: Double) { scriptTime = t }
 
@@ -31,10 +35,11 @@ final class DemoScreen: BoxObserver {
 
     func show(_ status: WatchStatus, now: Instant) {
         defer { last = status }
+        _ = presenter.update(status, at: now)
         guard tty else { return }
         var out = "\u{1B}[H\u{1B}[2J"
         out += "  Anchor Alert demo, \(Int(speed))x time    night clock \(Self.hms(scriptTime))\n\n"
-        let ringLines = ring(status, now)
+        let ringLines = presenter.shown.map { TerminalRing.lines($0, layout: presenter.renderer.layout) } ?? []
         let words = Self.words(status, now: now, buzzer: buzzerOn)
         for i in 0..<max(ringLines.count, words.count) {
             let left = i < ringLines.count ? ringLines[i] : ""
@@ -46,7 +51,8 @@ final class DemoScreen: BoxObserver {
         print(out, terminator: "")
     }
 
-    func nextDeadline(now: Instant) -> Instant? { nil }
+    /// The throb of a ringing alarm is drawn too: the screen redraws when the ring would.
+    func nextDeadline(now: Instant) -> Instant? { tty ? presenter.nextFrameChange(after: now) : nil }
 
     static func words(_ s: WatchStatus, now: Instant, buzzer: Bool) -> [String] {
         var w: [String] = []
@@ -63,19 +69,6 @@ final class DemoScreen: BoxObserver {
         for f in s.faults { w.append("Fault: \(f.message)") }
         w.append(buzzer ? "Buzzer: \u{1B}[1mBZZT\u{1B}[0m" : "Buzzer: quiet")
         return w
-    }
-
-    /// Until the ring renderer draws the ring: the verdict's colour on a plain circle.
-    static func plainRing(_ s: WatchStatus, _ now: Instant) -> [String] {
-        let (r, g, b): (Int, Int, Int) = switch s.verdict.kind {
-        case .holding: (0x1C, 0x7B, 0x5A)
-        case .checking: (0xF5, 0xA5, 0x24)
-        case .dragging: (0xA1, 0x28, 0x1B)
-        case .cantJudge: (0x80, 0x80, 0x80)
-        case .noAnchor: (0x5B, 0x9B, 0xD5)
-        }
-        let dot = "\u{1B}[38;2;\(r);\(g);\(b)m●\u{1B}[0m"
-        return ["    \(dot) \(dot) \(dot)", "  \(dot)       \(dot)", "  \(dot)       \(dot)", "    \(dot) \(dot) \(dot)"]
     }
 
     static func hms(_ t: Double) -> String {

@@ -10,7 +10,7 @@ final class Annunciator {
     private let book: SoundBook
     private var alarm = false
     private var fault = false
-    private var playing: (pattern: SoundPattern, start: Instant)?
+    private var player = PatternPlayer()
     private var chirpEnd: Instant?
     private var level = false
 
@@ -49,14 +49,14 @@ final class Annunciator {
     func silence() {
         alarm = false
         fault = false
-        playing = nil
+        player.stop()
         siren?.stop()
         set(false)
     }
 
     func nextDeadline(now: Instant) -> Instant? {
         var next = chirpEnd
-        if let (p, start) = playing, let change = Self.nextChange(p, start: start, after: now) {
+        if let change = player.nextChange(after: now) {
             next = next.map { min($0, change) } ?? change
         }
         return next
@@ -68,8 +68,7 @@ final class Annunciator {
             chirpEnd = nil
             choose(now: now)
         }
-        guard let (p, start) = playing else { return set(false) }
-        set(Self.isOn(p, start: start, at: now))
+        set(player.isOn(at: now))
     }
 
     private func choose(now: Instant) {
@@ -80,16 +79,16 @@ final class Annunciator {
         } else if fault {
             start(book.fault, now: now)
         } else {
-            playing = nil
+            player.stop()
             siren?.stop()
             set(false)
         }
     }
 
     private func start(_ p: SoundPattern, now: Instant) {
-        playing = (p, now)
+        player.start(p, at: now)
         siren?.play(p)
-        set(Self.isOn(p, start: now, at: now))
+        set(player.isOn(at: now))
     }
 
     private func set(_ on: Bool) {
@@ -97,41 +96,17 @@ final class Annunciator {
         level = on
         buzzer?.set(on: on)
     }
-
-    // The pattern's timeline: where `now` falls in it, and when the buzzer level next changes.
-    static func isOn(_ p: SoundPattern, start: Instant, at now: Instant) -> Bool {
-        step(p, start: start, at: now)?.step.isOn ?? false
-    }
-
-    static func nextChange(_ p: SoundPattern, start: Instant, after now: Instant) -> Instant? {
-        guard let (_, end) = step(p, start: start, at: now) else { return nil }
-        return end
-    }
-
-    private static func step(_ p: SoundPattern, start: Instant, at now: Instant) -> (step: SoundPattern.Step, end: Instant)? {
-        let length = p.length.nanoseconds
-        guard length > 0, !p.steps.isEmpty else { return nil }
-        var elapsed = (now - start).nanoseconds
-        guard elapsed >= 0 else { return nil }
-        var cycleStart = start
-        if elapsed >= length {
-            guard p.repeats else { return nil }
-            let cycles = elapsed / length
-            elapsed -= cycles * length
-            cycleStart = start + .nanoseconds(cycles * length)
-        }
-        var t: Int64 = 0
-        for s in p.steps {
-            t += s.duration.nanoseconds
-            if elapsed < t { return (s, cycleStart + .nanoseconds(t)) }
-        }
-        return nil
-    }
 }
 
-/// Which pattern each sound is. Signals' sound design provides the real table.
+/// Which pattern each sound is: Signals' sound design (Docs/sound.md); tests may use another.
 protocol SoundBook {
     var alarm: SoundPattern { get }
     var fault: SoundPattern { get }
     func chirp(_ chirp: Chirp) -> SoundPattern
+}
+
+struct DesignedSounds: SoundBook {
+    var alarm: SoundPattern { SoundDesign.alarmBuzz }
+    var fault: SoundPattern { SoundDesign.fault }
+    func chirp(_ chirp: Chirp) -> SoundPattern { SoundDesign.chirp(chirp) }
 }
