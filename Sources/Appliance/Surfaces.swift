@@ -4,13 +4,13 @@ import WatchCore
 /// status snapshot and the control socket, all in `runtime.directory`. None of them can stop
 /// the box: one that can't start is said on stderr and the box watches without it.
 enum Surfaces {
-    static func attach(to runtime: BoxRuntime, config: Configuration, simulatedGPS: Bool) {
+    static func attach(to runtime: BoxRuntime, config: Configuration, fitted: Set<SystemsCheck.Component>) {
         let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
         monitor.activeFaults = { [unowned box = runtime.box] in box.watch.faults }
         runtime.extraSources.append(monitor)
         do {
             let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
-                                              fitted: fitted(config: config, simulatedGPS: simulatedGPS))
+                                              fitted: fitted)
             snapshot.localRows = { monitor.rows }
             snapshot.absent = absent(config: config)
             runtime.box.observers.append(snapshot)
@@ -40,10 +40,15 @@ enum Surfaces {
     }
 
     /// The components whose drivers this run actually started, so their Systems Check rows can
-    /// say Yes while no fault is raised. Add each driver here as `run` wires it.
-    static func fitted(config: Configuration, simulatedGPS: Bool) -> Set<SystemsCheck.Component> {
+    /// say Yes while no fault is raised (each driver raises its fault when it fails). A part
+    /// `run` did not start stays "can't tell", never Yes.
+    static func fitted(gpsd: Bool, buzzer: Bool, switchAndButton: Bool, ring: Bool, siren: Bool) -> Set<SystemsCheck.Component> {
         var set: Set<SystemsCheck.Component> = [.configuration]
-        if !simulatedGPS { set.formUnion([.gpsd, .receiver]) }
+        if gpsd { set.formUnion([.gpsd, .receiver]) }
+        if buzzer { set.insert(.buzzer) }
+        if switchAndButton { set.formUnion([.armSwitch, .button]) }
+        if ring { set.insert(.ledRing) }
+        if siren { set.insert(.siren) }
         return set
     }
 }

@@ -120,7 +120,9 @@ enum RunCommand: Command {
             }
             for p in again.problems { Console.error(p) }
         }
-        Surfaces.attach(to: runtime, config: config, simulatedGPS: simulate != nil)
+        Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
+            gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
+            switchAndButton: gpio.controls != nil && simulatedSwitch == nil, ring: ring != nil, siren: siren != nil))
         print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
         // The lines' own faults, and the switch's position at start (a decision).
