@@ -21,19 +21,26 @@ let package = Package(
         // C libraries, each behind one thin wrapper file in Drivers.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Silences alsa-lib's own stderr messages (a variadic callback Swift cannot define).
+        .target(name: "CALSAShim", linkerSettings: [.linkedLibrary("asound")]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
         .target(name: "CGPIOShim", linkerSettings: [.linkedLibrary("gpiod")]),
 
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CSystemd", "CGPIOShim"]
+            dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim"]
         ),
+        // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
+        // A regular target so that any test target (drivers, end-to-end) can use it.
+        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers"]
+            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux"]
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
         .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
@@ -43,8 +50,8 @@ let package = Package(
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
     ]
 )

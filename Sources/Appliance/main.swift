@@ -5,6 +5,11 @@ import Glibc
 /// Every command of the one binary. Add a line here for a new command.
 enum CommandTable {
     static let all: [any Command.Type] = [
+        ConfigCommand.self,
+        DemoCommand.self,
+        ReplayCommand.self,
+        RunCommand.self,
+        TestAlarmCommand.self,
     ]
 
     static func printUsage() {

@@ -32,3 +32,22 @@ public protocol BuzzerLine: AnyObject {
 public protocol RingOutput: AnyObject {
     func show(_ pixels: [RGB]) throws
 }
+
+/// The siren: plays the alarm, the fault pattern and chirps without blocking the loop; its
+/// sound card's descriptors join the loop's poll (`Pollable`), and `service` keeps it fed.
+/// The alarm outranks everything; a chirp interrupts the fault pattern, which then resumes.
+public protocol SirenOutput: Pollable {
+    /// On: sound at once (`.alarmSound(on: true)`). Off: silent at once, nothing drained.
+    func setAlarm(_ on: Bool, now: Instant)
+    /// The repeating fault pattern (`.faultSound(on:)`), under the alarm.
+    func setFault(_ on: Bool, now: Instant)
+    /// Once; ignored while the alarm sounds, which says more than any chirp.
+    func chirp(_ chirp: Chirp, now: Instant)
+}
+
+/// Something that plays sound patterns (the ALSA siren, or the demo's terminal bell). Playing a
+/// new pattern replaces the current one at once; `stop` drops what is queued, never drains.
+public protocol SoundOutput: AnyObject {
+    func play(_ pattern: SoundPattern)
+    func stop()
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
+import Signals
+import WatchCore
+
+/// `anchor-alert test-alarm`: the skipper's check before a night. Lights the ring in each of
+/// its colours, sounds the siren and the buzzer for a few seconds, and says for each part
+/// whether it worked, in the Systems Check's words.
+///
+/// It opens the devices itself, so with the box's service running the buzzer line is busy (a
+/// line has one owner) and says so; the siren and the ring may be shared.
+enum TestAlarmCommand: Command {
+    static let name = "test-alarm"
+    static let summary = "Sound the siren and the buzzer briefly and light the ring, to check the box"
+    static let help = """
+        Usage: anchor-alert test-alarm [--config FILE]
+
+        Lights the LED ring in each of its colours, then at full brightness; sounds the siren
+        (a second of the alarm, then one note of the fault pattern) and the buzzer's alarm
+        rhythm; then turns them all off. About three seconds. Each part says how it went:
+          LED ring: lit 12 pixels on /dev/spidev0.0
+          Siren: sounded on "default"
+          Buzzer: sounded on GPIO17
+        A part that failed says why, and the box's Systems Check will show the same fault.
+
+          --config FILE   the configuration file (default /etc/anchor-alert/anchor-alert.conf)
+
+        Exit status: 0 every fitted part worked, 1 a part failed, 64 usage.
+        """
+
+    /// How long the buzzer plays the alarm's 0.2 s on, 0.2 s off.
+    static let buzzerLength: Duration = .milliseconds(1200)
+    /// However the devices behave, the test ends by then.
+    static let limit: Duration = .seconds(6)
+
+    static func run(_ args: [String]) -> Int32 {
+        var a = Arguments(args)
+        let configPath: String?
+        do {
+            configPath = try a.option("--config")
+            _ = try a.finish(maxPositionals: 0)
+        } catch {
+            Console.error("anchor-alert test-alarm: \(error)")
+            return ExitCode.usage
+        }
+        let loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
+        for problem in loaded.problems { Console.error("anchor-alert: \(problem)") }
+        let config = loaded.configuration
+        var failed = false
+        func report(_ line: String, failure: Bool = false) {
+            print(line)
+            if failure { failed = true }
+        }
+
+        // The ring.
+        let ringSettings = config.ringSettings
+        var ring: SPIRing?
+        if config.ringEnabled {
+            do {
+                ring = try SPIRing(path: config.ringDevice, encoder: config.spiRingSettings.encoder)
+            } catch {
+                report("\(error)", failure: true)
+            }
+        }
+        let frames = ring == nil ? [] : RingTestPattern.frames(settings: ringSettings)
+        var ringFailure: String?
+
+        // The buzzer.
+        var buzzer: GPIOBuzzer?
+        var buzzerFault: Fault?
+        if config.buzzerEnabled {
+            let wired = Wiring(config: config, now: SystemClock.now()).gpio(realSwitch: false)
+            for problem in wired.problems { Console.error("anchor-alert: \(problem)") }
+            if let b = wired.buzzer {
+                for case .faultRaised(let f) in b.start(now: SystemClock.now()) { buzzerFault = f }
+                buzzer = b.isWorking ? b : nil
+            }
+        }
+
+        // The siren: opened first (that takes a moment), so the parts start together.
+        var siren: ALSASiren?
+        var sirenFault: Fault?
+        if config.sirenEnabled {
+            var s = SirenSettings()
+            s.device = config.sirenDevice
+            s.volume = config.sirenVolume
+            siren = ALSASiren(settings: s, now: SystemClock.now())
+        }
+        let start = SystemClock.now()
+        // The buzzer first: starting the siren takes a moment, the first buzz should not.
+        var buzzing = SoundDesign.alarmBuzz.isOn(at: .zero) && buzzer != nil
+        if buzzing { buzzer?.set(on: true) }
+        siren?.play(SoundDesign.testAlarm, now: start)
+
+        // One small loop: the ring's frames and the buzzer's steps on the clock, the siren fed
+        // whenever its card has room.
+        let ringLength = RingTestPattern.step * frames.count
+        let end = start + max(ringLength, buzzer == nil ? .zero : buzzerLength)
+        var shown = 0
+        var ready: [PollRequest] = []
+        while true {
+            let now = SystemClock.now()
+            let elapsed = now - start
+            while shown < frames.count, elapsed >= RingTestPattern.step * shown, ringFailure == nil {
+                do { try ring?.show(frames[shown]) } catch { ringFailure = "\(error)" }
+                shown += 1
+            }
+            let on = elapsed < buzzerLength && SoundDesign.alarmBuzz.isOn(at: elapsed)
+            if let buzzer, on != buzzing {
+                buzzer.set(on: on)
+                buzzing = on
+            }
+            if let siren {
+                for case .faultRaised(let f) in siren.service(ready: ready, now: now) where sirenFault == nil { sirenFault = f }
+            }
+            let sirenBusy = siren.map { $0.isSounding && sirenFault == nil } ?? false
+            if (now >= end && !sirenBusy) || elapsed >= limit { break }
+
+            var wake = [end]
+            if shown < frames.count { wake.append(start + RingTestPattern.step * shown) }
+            if elapsed < buzzerLength, let next = SoundDesign.alarmBuzz.nextChange(after: elapsed) { wake.append(start + next) }
+            if let d = siren?.nextDeadline() { wake.append(d) }
+            let timeout = max(0, min(100, Int32(((wake.min()! - now).seconds * 1000).rounded(.up))))
+            var fds = (siren?.pollRequests() ?? []).map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), timeout)
+            ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+        }
+        buzzer?.set(on: false)
+        if let b = buzzer {
+            // A line lost during the test is reported at the buzzer's next turn.
+            for case .faultRaised(let f) in b.service(ready: [], now: SystemClock.now()) { buzzerFault = f }
+            b.shutdown()
+        }
+        siren?.stopAll()
+
+        if ring != nil {
+            if let ringFailure {
+                report(ringFailure, failure: true)
+            } else {
+                report("LED ring: lit \(ringSettings.pixelCount) pixels on \(config.ringDevice)")
+            }
+        }
+        if let buzzerFault {
+            report(buzzerFault.message, failure: true)
+        } else if buzzer != nil {
+            report("Buzzer: sounded on \(config.buzzerLine)")
+        }
+        if let siren {
+            if let sirenFault {
+                report(sirenFault.message, failure: true)
+            } else if siren.framesWritten > 0 {
+                report("Siren: sounded on \"\(config.sirenDevice)\"")
+            } else {
+                report("Siren: \"\(config.sirenDevice)\" took no sound, the buzzer still rings", failure: true)
+            }
+        }
+        return failed ? ExitCode.failure : ExitCode.ok
+    }
+
+}
+
+extension Configuration {
+    /// The renderer's settings from the configuration's ring keys.
+    var ringSettings: RingSettings {
+        var s = RingSettings()
+        s.pixelCount = ringPixels
+        s.topPixel = ringTopPixel
+        s.clockwise = ringClockwise
+        s.workingBrightness = workingBrightness
+        s.nightBrightness = nightBrightness
+        s.calmAfter = .seconds(calmAfter)
+        s.snoozeLength = watchSettings.snooze
+        return s
+    }
+
+    /// The ring's wiring from the configuration's ring keys.
+    var spiRingSettings: SPIRingSettings {
+        var s = SPIRingSettings()
+        s.device = ringDevice
+        s.type = PixelType(parsing: ringType) ?? .ws2812
+        s.order = ColourOrder(parsing: ringOrder)
+        if ringSPIHz > 0 { s.clockHz = ringSPIHz }
+        return s
+    }
+}

@@ -1,0 +1,112 @@
+import Drivers
+import Signals
+import WatchCore
+
+/// Decides what the box sounds now and drives the buzzer line from its steps. Priority: the
+/// alarm over everything; a chirp plays over the fault pattern, which resumes after it.
+final class Annunciator {
+    private let buzzer: BuzzerLine?
+    private let siren: SoundOutput?
+    private let book: SoundBook
+    private var alarm = false
+    private var fault = false
+    private var player = PatternPlayer()
+    private var chirpEnd: Instant?
+    private var level = false
+
+    init(buzzer: BuzzerLine?, siren: SoundOutput?, book: SoundBook) {
+        self.buzzer = buzzer
+        self.siren = siren
+        self.book = book
+        buzzer?.set(on: false)
+    }
+
+    var isAlarmSounding: Bool { alarm }
+    var isFaultSounding: Bool { fault }
+
+    func alarm(on: Bool, now: Instant) {
+        guard on != alarm else { return }
+        alarm = on
+        chirpEnd = nil
+        choose(now: now)
+    }
+
+    func fault(on: Bool, now: Instant) {
+        guard on != fault else { return }
+        fault = on
+        choose(now: now)
+    }
+
+    /// A chirp is never dropped: while the alarm rings it is simply not heard over it.
+    func chirp(_ chirp: Chirp, now: Instant) {
+        guard !alarm else { return }
+        let p = book.chirp(chirp)
+        start(p, now: now)
+        chirpEnd = now + p.length
+    }
+
+    /// Silences everything (shutdown): the buzzer line ends low.
+    func silence() {
+        alarm = false
+        fault = false
+        player.stop()
+        siren?.stop()
+        set(false)
+    }
+
+    func nextDeadline(now: Instant) -> Instant? {
+        var next = chirpEnd
+        if let change = player.nextChange(after: now) {
+            next = next.map { min($0, change) } ?? change
+        }
+        return next
+    }
+
+    /// Called each loop turn: ends a finished chirp and moves the buzzer to the current step.
+    func update(now: Instant) {
+        if let end = chirpEnd, now >= end {
+            chirpEnd = nil
+            choose(now: now)
+        }
+        set(player.isOn(at: now))
+    }
+
+    private func choose(now: Instant) {
+        if alarm {
+            start(book.alarm, now: now)
+        } else if chirpEnd != nil {
+            return
+        } else if fault {
+            start(book.fault, now: now)
+        } else {
+            player.stop()
+            siren?.stop()
+            set(false)
+        }
+    }
+
+    private func start(_ p: SoundPattern, now: Instant) {
+        player.start(p, at: now)
+        siren?.play(p)
+        set(player.isOn(at: now))
+    }
+
+    private func set(_ on: Bool) {
+        guard on != level else { return }
+        level = on
+        buzzer?.set(on: on)
+    }
+}
+
+/// Which pattern each sound is: Signals' sound design (Docs/sound.md); tests may use another.
+protocol SoundBook {
+    var alarm: SoundPattern { get }
+    var fault: SoundPattern { get }
+    func chirp(_ chirp: Chirp) -> SoundPattern
+}
+
+struct DesignedSounds: SoundBook {
+    var alarm: SoundPattern { SoundDesign.alarmBuzz }
+    var fault: SoundPattern { SoundDesign.fault }
+    func chirp(_ chirp: Chirp) -> SoundPattern { SoundDesign.chirp(chirp) }
+}

@@ -1,0 +1,332 @@
+import CALSA
+import CALSAShim
+import Glibc
+import Signals
+import WatchCore
+
+/// The siren through alsa-lib: the only file that speaks to ALSA.
+///
+/// Opened once at start and kept open, non-blocking, so sounding the alarm is a `drop`, a
+/// `prepare` and one buffer of samples written and started: well inside 100 ms. The loop polls
+/// the card's descriptors while a sound plays and calls `service`, which writes what the card has
+/// room for. Stopping drops the buffer (nothing drains after a snooze). Volume scales the
+/// samples; no mixer is touched.
+///
+/// A missing or failing card is the `.siren` fault ("the buzzer still rings"), retried every
+/// `retryAfter`; everything else on the box goes on.
+///
+/// Two ways to drive it: `SirenOutput` (alarm, fault, chirp; the siren keeps the priority) or
+/// `SoundOutput` (play this pattern now, stop; the caller keeps the priority). Given the buzzer's
+/// alarm pattern, it sounds its own two-tone alarm (`SoundDesign.sirenVoice`).
+public final class ALSASiren: SirenOutput, SoundOutput {
+    public let settings: SirenSettings
+
+    private var pcm: OpaquePointer?
+    private var channels = 1
+    private var bufferFrames = 0
+    private var alarmOn = false
+    private var faultOn = false
+    private var oneShot: SoundPattern?
+    /// A pattern played through `SoundOutput.play`: under no priority of the siren's own.
+    private var direct: SoundPattern?
+
+    private enum Sound: Equatable { case alarm, fault, oneShot, direct }
+    private var playing: Sound?
+    private var generator: ToneGenerator?
+    /// When the last samples of a one-shot sound will have left the speaker.
+    private var drainedAt: Instant?
+
+    private var fault: Fault?
+    private var pending: [Event] = []
+    private var retryAt: Instant?
+    private var scratch: [Int16] = []
+
+    /// Frames handed to alsa-lib since start; the time the last start took, from the call to the
+    /// card running with its first chunk written.
+    public private(set) var framesWritten = 0
+    public private(set) var lastStartLatency: Duration?
+    /// When the card last started running, for `lastStartLatency`.
+    private var runningAt: Instant?
+    /// Underruns recovered: the loop came back too late to keep the card fed.
+    public private(set) var underruns = 0
+
+    private static let silenced: Void = aa_alsa_silence_errors()
+
+    public init(settings: SirenSettings = SirenSettings(), now: Instant) {
+        self.settings = settings
+        _ = Self.silenced
+        Waveform.prepareTables()
+        _ = (SoundDesign.alarmSiren, SoundDesign.fault)
+        openDevice(now: now)
+    }
+
+    deinit { if let pcm { snd_pcm_close(pcm) } }
+
+    // MARK: - What the loop calls
+
+    public func setAlarm(_ on: Bool, now: Instant) {
+        alarmOn = on
+        direct = nil
+        if on { oneShot = nil }
+        resume(now: now)
+    }
+
+    public func setFault(_ on: Bool, now: Instant) {
+        faultOn = on
+        direct = nil
+        resume(now: now)
+    }
+
+    public func chirp(_ chirp: Chirp, now: Instant) { play(SoundDesign.chirp(chirp), now: now) }
+
+    /// Plays any pattern once (test-alarm), like a chirp.
+    public func play(_ pattern: SoundPattern, now: Instant) {
+        guard !alarmOn else { return }
+        direct = nil
+        oneShot = pattern
+        if playing == .oneShot { playing = nil }  // a new one-shot restarts, even the same one
+        resume(now: now)
+    }
+
+    /// Silence at once, everything off.
+    public func stopAll() {
+        alarmOn = false
+        faultOn = false
+        oneShot = nil
+        direct = nil
+        silence()
+    }
+
+    // MARK: - SoundOutput
+
+    /// Plays `pattern` at once in place of whatever sounds (repeating until `stop` if it
+    /// repeats), in the siren's voice.
+    public func play(_ pattern: SoundPattern) {
+        alarmOn = false
+        faultOn = false
+        oneShot = nil
+        direct = SoundDesign.sirenVoice(pattern)
+        playing = nil
+        resume(now: monotonicNow())
+    }
+
+    public func stop() { stopAll() }
+
+    public var isSounding: Bool { playing != nil }
+    public var isRunning: Bool { pcm.map { snd_pcm_state($0) == SND_PCM_STATE_RUNNING } ?? false }
+    public var deviceOpen: Bool { pcm != nil }
+
+    // MARK: - Pollable
+
+    public func pollRequests() -> [PollRequest] {
+        guard let pcm, let g = generator, !g.finished else { return [] }
+        return descriptors(pcm).map { PollRequest(fd: $0.fd, events: $0.events) }
+    }
+
+    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+        if pcm == nil, let retryAt, now >= retryAt { openDevice(now: now) }
+        if let drainedAt, now >= drainedAt { finishOneShot(now: now) }
+        if let pcm, !ready.isEmpty {
+            var fds = descriptors(pcm)
+            for i in fds.indices { fds[i].revents = ready.first { $0.fd == fds[i].fd }?.events ?? 0 }
+            var revents: UInt16 = 0
+            let err = snd_pcm_poll_descriptors_revents(pcm, &fds, UInt32(fds.count), &revents)
+            if err < 0 || Int32(revents) & POLLERR != 0 {
+                // An underrun or a suspend shows as POLLERR: the write below recovers it.
+                _ = recover(err < 0 ? err : -EPIPE, now: now)
+            }
+        }
+        feed(now: now)
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    public func nextDeadline() -> Instant? {
+        if !pending.isEmpty { return .zero }
+        return [pcm == nil ? retryAt : nil, drainedAt].compactMap { $0 }.min()
+    }
+
+    // MARK: - Playing
+
+    private func resume(now: Instant) {
+        let want: (Sound, SoundPattern)?
+        if alarmOn {
+            want = (.alarm, SoundDesign.alarmSiren)
+        } else if let oneShot {
+            want = (.oneShot, oneShot)
+        } else if faultOn {
+            want = (.fault, SoundDesign.fault)
+        } else if let direct {
+            want = (.direct, direct)
+        } else {
+            want = nil
+        }
+        guard let (sound, pattern) = want else { return silence() }
+        if sound != playing { start(sound, pattern, now: now) }
+    }
+
+    private func start(_ sound: Sound, _ pattern: SoundPattern, now: Instant) {
+        guard let pcm else {
+            playing = nil
+            return  // the .siren fault is raised; the buzzer still rings
+        }
+        let began = monotonicNow()
+        // Whatever played is cut, never drained: the new sound is the one that matters.
+        snd_pcm_drop(pcm)
+        let err = snd_pcm_prepare(pcm)
+        guard err >= 0 else { return failDevice(err, "could not start", now: now) }
+        playing = sound
+        drainedAt = nil
+        generator = ToneGenerator(pattern: pattern, sampleRate: settings.sampleRate, volume: settings.volume,
+                                  waveform: SoundDesign.waveform(for: pattern))
+        runningAt = nil
+        feed(now: now)
+        lastStartLatency = (runningAt ?? monotonicNow()) - began
+    }
+
+    private func silence() {
+        if let pcm { snd_pcm_drop(pcm) }
+        playing = nil
+        generator = nil
+        drainedAt = nil
+    }
+
+    private func finishOneShot(now: Instant) {
+        drainedAt = nil
+        if playing == .direct { direct = nil }
+        oneShot = nil
+        if playing == .oneShot || playing == .direct { silence() }
+        resume(now: now)
+    }
+
+    /// Writes what the card has room for, at most one buffer a call (a bounded batch), in
+    /// chunks of 10 ms: the card starts after the first chunk, so the first sound does not wait
+    /// for a whole buffer to be computed, and each chunk takes far less time than it plays.
+    private func feed(now: Instant) {
+        guard let pcm, var g = generator else { return }
+        var budget = max(bufferFrames, 1)
+        let chunk = max(64, settings.sampleRate / 100)
+        while budget > 0, !g.finished {
+            let avail = snd_pcm_avail_update(pcm)
+            if avail < 0 {
+                guard recover(Int32(avail), now: now) else { return }
+                continue
+            }
+            if avail == 0 { break }
+            let frames = min(avail, budget, chunk)
+            scratch.removeAll(keepingCapacity: true)
+            let made = g.render(frames, into: &scratch)
+            if channels == 2 { scratch = scratch.flatMap { [$0, $0] } }
+            let wrote = scratch.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress, snd_pcm_uframes_t(made)) }
+            if wrote < 0 {
+                if wrote == -Int(EAGAIN) { break }
+                guard recover(Int32(wrote), now: now) else { return }
+                continue
+            }
+            // A short write after `avail` said there was room loses the rest of this batch:
+            // a click in a siren, never a stall.
+            framesWritten += wrote
+            budget -= made
+            // Start at once rather than at alsa-lib's threshold (a full buffer), which a short
+            // sound would never reach.
+            if wrote > 0, snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
+                let err = snd_pcm_start(pcm)
+                if err < 0 {
+                    generator = g
+                    return failDevice(err, "could not start", now: now)
+                }
+                runningAt = monotonicNow()
+            }
+        }
+        generator = g
+        if g.finished, drainedAt == nil {
+            var delay: snd_pcm_sframes_t = 0
+            if snd_pcm_delay(pcm, &delay) < 0 { delay = 0 }
+            let left = Duration.nanoseconds(Int64(max(0, delay)) * 1_000_000_000 / Int64(settings.sampleRate))
+            drainedAt = now + left + .milliseconds(10)
+        }
+    }
+
+    /// An underrun (EPIPE), a suspend (ESTRPIPE) or a signal (EINTR) is recovered in place;
+    /// anything else (a card unplugged: ENODEV) closes the device and raises the fault.
+    private func recover(_ err: Int32, now: Instant) -> Bool {
+        guard let pcm else { return false }
+        if err == -EPIPE || err == -ESTRPIPE || err == -EINTR {
+            if err == -EPIPE { underruns += 1 }
+            let r = snd_pcm_recover(pcm, err, 1)
+            if r >= 0 { return true }
+            failDevice(r, "failed", now: now)
+            return false
+        }
+        failDevice(err, "failed", now: now)
+        return false
+    }
+
+    // MARK: - The device
+
+    private func openDevice(now: Instant) {
+        retryAt = nil
+        var handle: OpaquePointer?
+        var err = snd_pcm_open(&handle, settings.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        guard err >= 0, let handle else {
+            return raise("Siren: no sound device \"\(settings.device)\" (\(text(err))), the buzzer still rings", now: now)
+        }
+        let latency = UInt32(max(1, settings.buffer.nanoseconds / 1000))
+        for ch in [1, 2] {
+            err = snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED,
+                                     UInt32(ch), UInt32(settings.sampleRate), 1, latency)
+            if err >= 0 {
+                channels = ch
+                break
+            }
+        }
+        guard err >= 0 else {
+            snd_pcm_close(handle)
+            return raise("Siren: sound device \"\(settings.device)\" refused 16-bit sound at \(settings.sampleRate) Hz (\(text(err))), the buzzer still rings", now: now)
+        }
+        var buffer: snd_pcm_uframes_t = 0
+        var period: snd_pcm_uframes_t = 0
+        snd_pcm_get_params(handle, &buffer, &period)
+        bufferFrames = Int(buffer)
+        pcm = handle
+        if fault != nil {
+            fault = nil
+            pending.append(.faultCleared(.siren))
+        }
+        playing = nil
+        resume(now: now)
+    }
+
+    private func failDevice(_ err: Int32, _ what: String, now: Instant) {
+        if let pcm { snd_pcm_close(pcm) }
+        pcm = nil
+        playing = nil
+        generator = nil
+        drainedAt = nil
+        raise("Siren: sound device \"\(settings.device)\" \(what) (\(text(err))), the buzzer still rings", now: now)
+    }
+
+    private func raise(_ message: String, now: Instant) {
+        retryAt = now + settings.retryAfter
+        let new = Fault(.siren, message)
+        guard new != fault else { return }
+        fault = new
+        pending.append(.faultRaised(new))
+    }
+
+    private func descriptors(_ pcm: OpaquePointer) -> [pollfd] {
+        let count = Int(snd_pcm_poll_descriptors_count(pcm))
+        guard count > 0 else { return [] }
+        var fds = [pollfd](repeating: pollfd(), count: count)
+        let filled = snd_pcm_poll_descriptors(pcm, &fds, UInt32(count))
+        return Array(fds.prefix(Int(max(0, filled))))
+    }
+
+    private func text(_ err: Int32) -> String { String(cString: snd_strerror(err)) }
+
+    private func monotonicNow() -> Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
+    }
+}

@@ -1,0 +1,38 @@
+/// A frame drawn in a terminal with 24-bit colour: the ring's pixels laid out as a circle on a
+/// few text lines, for the demo. It draws the frame it is given, pixel for pixel, so what the
+/// demo shows is what the renderer sent to the ring: each LED drive level (linear light) is
+/// shown as the sRGB colour a screen needs for the same light. An unlit pixel is a dim dot.
+public enum TerminalRing {
+    /// The text lines, with ANSI colour (SGR 38;2) on each lit pixel.
+    public static func lines(_ frame: [RGB], layout: RingLayout, colour: Bool = true) -> [String] {
+        let n = frame.count
+        let rows = max(5, (n / 3) | 1)
+        let ry = Double(rows - 1) / 2
+        // Terminal cells are about twice as tall as wide.
+        let rx = 2 * ry
+        let cols = Int(2 * rx) + 1
+        var grid = Array(repeating: Array(repeating: " ", count: cols), count: rows)
+        for (i, pixel) in frame.enumerated() {
+            let t = layout.turns(ofPhysical: i)
+            let x = Int((rx + rx * sineTurns(t)).rounded())
+            let y = Int((ry - ry * sineTurns(t + 0.25)).rounded())
+            grid[y][x] = cell(pixel, colour: colour)
+        }
+        return grid.map { row in
+            var line = row.joined()
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+
+    public static func render(_ frame: [RGB], layout: RingLayout, colour: Bool = true) -> String {
+        lines(frame, layout: layout, colour: colour).joined(separator: "\n")
+    }
+
+    static func cell(_ pixel: RGB, colour: Bool) -> String {
+        guard pixel != .black else { return colour ? "\u{1B}[38;2;70;70;70m·\u{1B}[0m" : "·" }
+        guard colour else { return "●" }
+        let d = Gamma.display(pixel)
+        return "\u{1B}[38;2;\(d.r);\(d.g);\(d.b)m●\u{1B}[0m"
+    }
+}
