@@ -7,6 +7,9 @@
 # To add a target: write Fuzz/<Name>.swift with an @_cdecl("LLVMFuzzerTestOneInput") entry point,
 # optionally seeds in Fuzz/seeds/<target>/, and add ONE line to TARGETS below:
 #   "<target name> <modules it imports, dependencies first, comma-separated> <entry file>"
+# A module is a target under Sources/ (all its .swift files), or NAME=path:path for a part of
+# a target (files or folders) compiled as its own module, e.g. code inside the executable.
+# Modules are built with -enable-testing, so an entry may `@testable import` internal API.
 set -uo pipefail
 # Swift's own crash backtracer reads the stack in a way AddressSanitizer reports: libFuzzer and
 # ASan already print the crash.
@@ -14,8 +17,11 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 
 TARGETS=(
-    "journal-reader WatchCore,Journal Fuzz/JournalReader.swift"
-    "journal-open   WatchCore,Journal Fuzz/JournalOpen.swift"
+    "journal-reader       WatchCore,Journal Fuzz/JournalReader.swift"
+    "journal-open         WatchCore,Journal Fuzz/JournalOpen.swift"
+    "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
+    "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
+    "config-parser        WatchCore,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Support/FileBytes.swift Fuzz/ConfigParser.swift"
 )
 
 seconds=${1:-20}
@@ -29,13 +35,16 @@ quiet() { grep -v -e "Cannot export local symbol" -e "^$" || true; }
 
 built_modules=" "
 build_module() {
-    local m=$1
+    local m=${1%%=*} paths=Sources/${1%%=*}
+    [[ $1 == *=* ]] && paths=${1#*=}
     [[ $built_modules == *" $m "* ]] && return 0
     local out=$build/modules/$m.o
+    local sources
+    mapfile -t sources < <(find ${paths//:/ } -name '*.swift' | sort)
     # Rebuild only when a source is newer than the object.
-    if [ ! -f "$out" ] || [ -n "$(find "Sources/$m" -name '*.swift' -newer "$out" | head -1)" ]; then
+    if [ ! -f "$out" ] || [ -n "$(find "${sources[@]}" -newer "$out" | head -1)" ]; then
         echo "fuzz: building module $m"
-        swiftc "${flags[@]}" -module-name "$m" -wmo -c Sources/"$m"/*.swift \
+        swiftc "${flags[@]}" -enable-testing -module-name "$m" -wmo -c "${sources[@]}" \
             -emit-module -emit-module-path "$build/modules/$m.swiftmodule" -I "$build/modules" -o "$out" 2>&1 | quiet
         [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
     fi
@@ -51,7 +60,7 @@ for line in "${TARGETS[@]}"; do
     ok=1
     for m in ${modules//,/ }; do
         if ! build_module "$m"; then ok=0; break; fi
-        objects+=("$build/modules/$m.o")
+        objects+=("$build/modules/${m%%=*}.o")
     done
     bin=$build/bin/$name
     if [ $ok -eq 1 ]; then
