@@ -44,6 +44,8 @@ let package = Package(
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
         .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
+        // Journal costs: bytes and syncs per hour of holding, restore time of a 30-day journal.
+        .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Journal"]),
 
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),

@@ -53,6 +53,14 @@ public struct WatchMemory: Hashable, Sendable {
         case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix:
             break
         }
+        // The shapes the watch can be in (a damaged journal may say otherwise): no alarm without
+        // an anchor (`Watch.restore` restores that as off), and a ringing or snoozed alarm is
+        // armed (`AlarmState.isArmed`).
+        if anchor == nil {
+            armed = false
+            ringingEpisode = nil
+        }
+        if ringingEpisode != nil { armed = true }
     }
 }
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Builds each libFuzzer target (swiftc -sanitize=fuzzer,address) and runs it for a fixed time.
+#   scripts/fuzz.sh [seconds per target] [target...]
+# Prints runs and the result per target; exits non-zero if any target crashed, hung or failed to
+# build. Crash inputs are kept in .build/fuzz/artifacts/<target>/.
+#
+# To add a target: write Fuzz/<Name>.swift with an @_cdecl("LLVMFuzzerTestOneInput") entry point,
+# optionally seeds in Fuzz/seeds/<target>/, and add ONE line to TARGETS below:
+#   "<target name> <modules it imports, dependencies first, comma-separated> <entry file>"
+# A module is a target under Sources/ (all its .swift files), or NAME=path:path for a part of
+# a target (files or folders) compiled as its own module, e.g. code inside the executable.
+# Modules are built with -enable-testing, so an entry may `@testable import` internal API.
+set -uo pipefail
+# Swift's own crash backtracer reads the stack in a way AddressSanitizer reports: libFuzzer and
+# ASan already print the crash.
+export SWIFT_BACKTRACE=enable=no
+cd "$(dirname "$0")/.."
+
+TARGETS=(
+    "journal-reader       WatchCore,Journal Fuzz/JournalReader.swift"
+    "journal-open         WatchCore,Journal Fuzz/JournalOpen.swift"
+    "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
+    "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
+    "config-parser        WatchCore,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Support/FileBytes.swift Fuzz/ConfigParser.swift"
+)
+
+seconds=${1:-20}
+shift || true
+only=("$@")
+build=.build/fuzz
+mkdir -p "$build/modules" "$build/bin"
+flags=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
+# ld.gold warns about asan's local symbols: harmless noise, filtered.
+quiet() { grep -v -e "Cannot export local symbol" -e "^$" || true; }
+
+built_modules=" "
+build_module() {
+    local m=${1%%=*} paths=Sources/${1%%=*}
+    [[ $1 == *=* ]] && paths=${1#*=}
+    [[ $built_modules == *" $m "* ]] && return 0
+    local out=$build/modules/$m.o
+    local sources
+    mapfile -t sources < <(find ${paths//:/ } -name '*.swift' | sort)
+    # Rebuild only when a source is newer than the object.
+    if [ ! -f "$out" ] || [ -n "$(find "${sources[@]}" -newer "$out" | head -1)" ]; then
+        echo "fuzz: building module $m"
+        swiftc "${flags[@]}" -enable-testing -module-name "$m" -wmo -c "${sources[@]}" \
+            -emit-module -emit-module-path "$build/modules/$m.swiftmodule" -I "$build/modules" -o "$out" 2>&1 | quiet
+        [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
+    fi
+    built_modules+="$m "
+}
+
+failures=0
+summary=()
+for line in "${TARGETS[@]}"; do
+    read -r name modules entry <<<"$line"
+    if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
+    objects=()
+    ok=1
+    for m in ${modules//,/ }; do
+        if ! build_module "$m"; then ok=0; break; fi
+        objects+=("$build/modules/${m%%=*}.o")
+    done
+    bin=$build/bin/$name
+    if [ $ok -eq 1 ]; then
+        swiftc "${flags[@]}" -module-name "fuzz_${name//-/_}" -I "$build/modules" "$entry" "${objects[@]}" -lm -o "$bin" 2>&1 | quiet
+        [ "${PIPESTATUS[0]}" -eq 0 ] || ok=0
+    fi
+    if [ $ok -eq 0 ]; then
+        summary+=("$name: FAILED to build")
+        failures=$((failures + 1))
+        continue
+    fi
+    corpus=$build/corpus/$name
+    artifacts=$build/artifacts/$name
+    mkdir -p "$corpus" "$artifacts"
+    seeds=()
+    [ -d "Fuzz/seeds/$name" ] && seeds=("Fuzz/seeds/$name")
+    log=$build/$name.log
+    echo "fuzz: running $name for ${seconds}s"
+    "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+    if [ $rc -eq 0 ]; then
+        summary+=("$name: ${runs:-?} runs in ${seconds}s, coverage ${cov:-?} edges, corpus $(ls "$corpus" | wc -l) inputs, no crash, no hang")
+    else
+        summary+=("$name: FAILED (exit $rc) after ${runs:-?} runs; see $log and $artifacts/")
+        grep -m5 -E "ERROR|Fatal error|SUMMARY|deadly signal|timeout" "$log" | sed 's/^/    /'
+        failures=$((failures + 1))
+    fi
+done
+
+echo "fuzz summary:"
+for s in "${summary[@]}"; do echo "  $s"; done
+if [ ${#summary[@]} -eq 0 ]; then echo "fuzz: no target matched"; exit 1; fi
+[ $failures -eq 0 ] && echo "fuzz: ${#summary[@]} targets passed" || echo "fuzz: $failures of ${#summary[@]} targets FAILED"
+exit $((failures > 0))
