@@ -5,6 +5,7 @@ struct GPSDJSONAssembler {
     private(set) var fixes: [RecordedLog.Fix] = []
     private var firstTime: Double?
     private var lastT = 0.0
+    static let maxStep = 86_400.0
 
     /// Returns the reason when the line is refused; nil when taken or not a TPV.
     mutating func take(_ line: Substring) -> String? {
@@ -15,6 +16,9 @@ struct GPSDJSONAssembler {
         let t: Double
         if let time {
             let start = firstTime ?? time
+            // A report more than a day after the previous one is a clock gone wrong (the fuzzer
+            // found years 1012 and 2024 side by side), not a night: refuse it.
+            if firstTime != nil, time - start - lastT > Self.maxStep { return "time jumps more than a day" }
             firstTime = start
             t = max(time - start, lastT)
         } else {

@@ -6,7 +6,18 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// Saturates instead of trapping: a garbage time (NaN, or centuries away) from a file or a
+    /// socket must never stop the box. About 146 years either way is representable.
+    public init(seconds: Double) {
+        let ns = (seconds * 1e9).rounded()
+        guard ns.isFinite else {
+            self.nanoseconds = ns > 0 ? Self.limit : (ns < 0 ? -Self.limit : 0)
+            return
+        }
+        self.nanoseconds = Int64(max(-Double(Self.limit), min(Double(Self.limit), ns)))
+    }
+
+    static let limit = Int64.max / 2
 
     public static let zero = Instant(nanoseconds: 0)
 
@@ -36,5 +47,5 @@ extension Duration {
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 
-    public static func seconds(_ s: Double) -> Duration { .nanoseconds(Int64((s * 1e9).rounded())) }
+    public static func seconds(_ s: Double) -> Duration { .nanoseconds(Instant(seconds: s).nanoseconds) }
 }

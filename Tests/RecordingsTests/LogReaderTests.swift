@@ -168,3 +168,23 @@ final class DifferentialAccuracyTests: XCTestCase {
         XCTAssertEqual(r.accuracy?.value ?? 0, 0.98 * 4.75, accuracy: 1e-9)
     }
 }
+
+final class HostileTimeTests: XCTestCase {
+    /// Found by the fuzzer: a TPV in the year 1012 followed by one in 2024 trapped on overflow.
+    func testCenturiesBetweenReportsAreRefusedNotATrap() throws {
+        let text = """
+            {"class":"TPV","mode":3,"time":"1012-01-01T00:00:00.000Z","lat":1,"lon":2}
+            {"class":"TPV","mode":3,"time":"2024-01-01T00:00:00.000Z","lat":1,"lon":2}
+            {"class":"TPV","mode":3,"time":"1012-01-01T00:00:01.000Z","lat":1,"lon":2}
+            """
+        let log = try LogReader.read(bytes: Array(text.utf8))
+        XCTAssertEqual(log.fixes.map(\.t), [0, 1])
+        XCTAssertEqual(log.refused["time jumps more than a day"], 1)
+    }
+
+    func testInstantSaturatesInsteadOfTrapping() {
+        XCTAssertGreaterThan(Instant(seconds: 1e30).nanoseconds, 0)
+        XCTAssertLessThan(Instant(seconds: -1e30).nanoseconds, 0)
+        XCTAssertEqual(Instant(seconds: .nan).nanoseconds, 0)
+    }
+}
