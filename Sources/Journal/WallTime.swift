@@ -1,3 +1,4 @@
+import WatchCore
 import Glibc
 
 /// A wall-clock time, nanoseconds since 1970 UTC. Only stamps records and answers "where was the
@@ -6,7 +7,8 @@ public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible 
     public var nanoseconds: Int64
 
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
-    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+    /// Saturates like `Instant(seconds:)`: a garbage time from a file or a user never traps.
+    public init(seconds: Double) { self.nanoseconds = Instant(seconds: seconds).nanoseconds }
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 

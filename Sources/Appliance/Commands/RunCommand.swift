@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Drivers
+import Journal
 import Recordings
 import WatchCore
 
@@ -97,9 +98,21 @@ enum RunCommand: Command {
         let siren = wiring.siren()
         if let ring { sources.append(ring) }
         if let siren { sources.append(siren) }
+        // The journal never refuses: a missing or damaged one is recovered or started afresh,
+        // and that is a fault the box announces while it keeps watching.
+        let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits,
+                                  fresh: .fresh(radius: config.watchSettings.radius),
+                                  at: Stamp(monotonic: now, wall: WallTime(seconds: SystemClock.wall())))
+        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
                       annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
-                      log: nil, wall: SystemClock.wall)
+                      log: journal, wall: SystemClock.wall)
+        journal.pace = { [unowned box] in TrackPace(of: box.watch) }
+        // Restored before anything else: a latched alarm rings again at once, before any fix.
+        let memory = opened.recovery.memory
+        box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
+                    ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, now: now)
+        for note in opened.recovery.notes { Console.error("\(note)") }
         if let ring {
             box.observers.append(ring)
             // A decision just taken keeps the ring at working brightness for a while.
@@ -116,21 +129,23 @@ enum RunCommand: Command {
         runtime.onReload = {
             let again = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
             if again.problems.isEmpty {
-                print("Configuration: read cleanly; changes take effect at the next start")
+                Console.out("Configuration: read cleanly; changes take effect at the next start")
             }
             for p in again.problems { Console.error(p) }
         }
         Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
             gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
             switchAndButton: gpio.controls != nil && simulatedSwitch == nil, ring: ring != nil, siren: siren != nil))
-        print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
+        Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
+        for e in opened.recovery.events { box.handle(e, now: now) }
         // The lines' own faults, and the switch's position at start (a decision).
         for e in (gpio.buzzer?.start(now: now) ?? []) + (gpio.controls?.start(now: now) ?? []) { box.handle(e, now: now) }
         runtime.onShutdown.append {
             gpio.buzzer?.shutdown()
             gpio.controls?.shutdown()
             siren?.stopAll()
+            journal.close(now: SystemClock.now())
         }
         if let on = simulatedSwitch {
             runtime.simulatedSwitch = true
@@ -140,7 +155,7 @@ enum RunCommand: Command {
         box.refresh(now: now)
         loop.run(runtime)
         let seconds = (SystemClock.now() - now).seconds
-        print("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
+        Console.out("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
         return ExitCode.ok
     }
 }

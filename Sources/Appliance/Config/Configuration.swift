@@ -17,6 +17,13 @@ struct Configuration: Sendable {
     var clockTolerance = 300.0
 
     var journalDirectory = "/var/lib/anchor-alert"
+    var journalSegmentBytes = 1_048_576
+    var journalMaxBytes = 33_554_432
+    var journalMinFreeBytes = 8_388_608
+    var journalCalmTrackInterval = 10.0
+    var journalCalmFlushAfter = 300.0
+    var journalAttentionFlushAfter = 10.0
+    var journalRetryAfter = 30.0
     var runtimeDirectory = "/run/anchor-alert"
     /// Seconds between status snapshots while nothing changes (a change is written at once).
     var statusInterval = 30.0

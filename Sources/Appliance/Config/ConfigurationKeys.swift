@@ -83,6 +83,13 @@ extension ConfigurationKey {
         number("gps", "clock_tolerance", 1...86_400, "s", "GPS time this far from the system clock: the clock fault", \.clockTolerance),
 
         text("journal", "directory", nil, "Where the journal lives (storage that survives a reboot)", \.journalDirectory),
+        integer("journal", "segment_bytes", 65_536...67_108_864, "A journal segment rotates at this size (bytes)", \.journalSegmentBytes),
+        integer("journal", "max_bytes", 1_048_576...1_073_741_824, "The journal keeps at most this much, dropping the oldest track first (bytes)", \.journalMaxBytes),
+        integer("journal", "min_free_bytes", 0...1_073_741_824, "Free space the journal leaves on the card (bytes)", \.journalMinFreeBytes),
+        number("journal", "calm_track_interval", 1...600, "s", "One track fix kept per this while holding (every fix while checking, dragging or ringing)", \.journalCalmTrackInterval),
+        number("journal", "calm_flush_after", 10...3600, "s", "Batched track fixes are synced at most this late while calm (SD cards wear with every flush)", \.journalCalmFlushAfter),
+        number("journal", "attention_flush_after", 1...600, "s", "Batched track fixes are synced at most this late while checking, dragging or ringing", \.journalAttentionFlushAfter),
+        number("journal", "retry_after", 5...3600, "s", "A failed journal tries again after this", \.journalRetryAfter),
         text("runtime", "directory", nil, "Where the status snapshot and the control socket live", \.runtimeDirectory),
         number("runtime", "status_interval", 1...300, "s", "Steady rate of the status snapshot while nothing changes; readers believe it for twice this plus 15 s", \.statusInterval),
 

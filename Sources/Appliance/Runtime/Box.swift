@@ -54,6 +54,9 @@ final class Box {
         var saved = true
         if journal, let log, actions.contains(where: Self.isRecorded) {
             saved = log.record(actions, now: now, wall: wall())
+            for event in log.takeEvents() {
+                carryOut(watch.handle(event, at: now), now: now, reply: nil, journal: false)
+            }
             if !saved, watch.faults[.journal] == nil {
                 // Raised through the watch, so it pushes like any fault; never reported as saved.
                 let more = watch.handle(.faultRaised(Fault(.journal, "Journal: can't save to storage; watching from memory")), at: now)
@@ -115,7 +118,10 @@ final class Box {
                 for event in s.service(ready: [], now: now) { handle(event, now: now) }
             }
         }
-        log?.flushIfDue(now: now)
+        if let log {
+            log.flushIfDue(now: now)
+            for event in log.takeEvents() { handle(event, now: now) }
+        }
         handle(.tick, now: now)
     }
 }

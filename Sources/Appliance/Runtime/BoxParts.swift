@@ -8,6 +8,8 @@ protocol DecisionLog: AnyObject {
     /// When batched track records must be flushed, if any are pending.
     func nextDeadline() -> Instant?
     func flushIfDue(now: Instant)
+    /// Faults the log raised or cleared since last asked (disk full, read-only, recovered).
+    func takeEvents() -> [Event]
 }
 
 /// Something that shows the watch: the LED ring, the status snapshot, the demo's screen.

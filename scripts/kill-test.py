@@ -1,0 +1,245 @@
+#!/usr/bin/python3
+"""The kill test: the real anchor-alert on a simulated boat, decisions sent through its control
+socket, kill -9 at random moments (often in the middle of a command), restarted, and checked:
+every decision it acknowledged survived, and a ringing alarm rings again at once.
+
+    kill-test.py BINARY CYCLES [SEED]
+
+Only the box's public surfaces are used: `run`, the decision commands and `status --json`.
+Prints one line per failure and a last line "kill-test: N passed, N failed (C cycles)".
+"""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+binary = sys.argv[1]
+cycles = int(sys.argv[2])
+seed = int(sys.argv[3]) if len(sys.argv) > 3 else 2026
+rng = random.Random(seed)
+work = tempfile.mkdtemp(prefix="aa-kill-")
+journal, runtime = os.path.join(work, "journal"), os.path.join(work, "run")
+config = os.path.join(work, "anchor-alert.conf")
+with open(config, "w") as f:
+    # No devices on this machine: the box would only report them missing.
+    f.write("[ring]\nenabled = false\n[siren]\nenabled = false\n"
+            "[gpio]\nbuzzer_enabled = false\nbutton_enabled = false\n"
+            # A short evidence window, so a drag rings within seconds of the simulated break-out.
+            "[watch]\nwindow = 2\nconfirmation = 1\nmajority = 0.6\n")
+
+passed = failed = 0
+failures = []
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        failures.append(what)
+        print("kill-test FAILED:", what, flush=True)
+
+
+def client(*args, timeout=5):
+    try:
+        p = subprocess.run([binary, *args, "--runtime-dir", runtime], capture_output=True, text=True,
+                           timeout=timeout)
+        return p.returncode, p.stdout
+    except subprocess.TimeoutExpired:
+        return 99, ""
+
+
+def status():
+    rc, out = client("status", "--json")
+    try:
+        s = json.loads(out)
+    except ValueError:
+        return None
+    if s.get("box") != "answering":
+        return None
+    return s["status"]
+
+
+def start(switch):
+    args = [binary, "run", "--config", config, "--simulate", "drag", "--speed", "40",
+            "--journal-dir", journal, "--runtime-dir", runtime]
+    if switch is not None:
+        args += ["--switch", "on" if switch else "off"]
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return p
+
+
+def wait_answering(p, pid_seen=None, limit=5.0):
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        s = status()
+        if s is not None and s["box"]["pid"] == p.pid:
+            return s
+        if p.poll() is not None:
+            return None
+        time.sleep(0.01)
+    return None
+
+
+# What the box has acknowledged (receipts, or a status written after the journal's sync).
+anchor = None          # (lat, lon) as the receipt printed it, 6 decimals
+radius = 30
+armed = False
+ringing = False        # a status said ringing (written after the alarm's record was synced)
+switch = False
+maybe = {}             # decisions sent but not acknowledged before the kill: either outcome is fine
+ring_checks = 0
+started = time.monotonic()
+
+for cycle in range(cycles):
+    # Half the cycles run with the simulated switch where the skipper left it; the others with
+    # no switch at all, so arming comes back from the journal alone.
+    with_switch = cycle % 2 == 0
+    p = start(switch if with_switch else None)
+    s = wait_answering(p)
+    if s is None:
+        check(False, f"cycle {cycle}: the box did not answer after a restart")
+        p.kill()
+        p.wait()
+        continue
+
+    # After a restart: what was acknowledged is back, and a ringing alarm rings at once.
+    state = s["alarm"]["state"]
+    got_anchor = s.get("anchor")
+    if "anchor" in maybe:
+        anchor_ok = True
+    elif anchor is None:
+        anchor_ok = got_anchor is None
+    else:
+        anchor_ok = got_anchor is not None and abs(got_anchor["lat"] - anchor[0]) < 2e-6 \
+            and abs(got_anchor["lon"] - anchor[1]) < 2e-6
+    check(anchor_ok, f"cycle {cycle}: anchor {got_anchor} after restart, acknowledged {anchor}")
+    if "radius" not in maybe:
+        check(abs(s["alert_radius_m"] - radius) < 0.01,
+              f"cycle {cycle}: alert radius {s['alert_radius_m']} after restart, acknowledged {radius}")
+    # With the switch, its position at start is a decision: on with an anchor arms.
+    expected_armed = (switch and anchor is not None) or (armed and switch) if with_switch else armed
+    if "armed" not in maybe and "anchor" not in maybe:
+        check((state != "off") == expected_armed,
+              f"cycle {cycle}: alarm {state} after restart, expected armed={expected_armed}")
+    if ringing and "ringing" not in maybe and "armed" not in maybe and (switch or not with_switch):
+        ring_checks += 1
+        check(state == "ringing", f"cycle {cycle}: was ringing before the kill, {state} after restart")
+    armed = state != "off"
+    ringing = state == "ringing"
+    if got_anchor is not None:
+        anchor = (got_anchor["lat"], got_anchor["lon"])
+    elif "anchor" in maybe:
+        anchor = None
+    radius = s["alert_radius_m"]
+    maybe = {}
+
+    # Every eighth cycle: mark, arm and wait for the drag to ring, then kill while it rings.
+    if cycle % 8 == 4 and with_switch:
+        # Just after a restart the box has too few fresh fixes to mark: it refuses until it has.
+        end = time.monotonic() + 5
+        while anchor is None and not armed and time.monotonic() < end:
+            rc, out = client("mark")
+            if rc == 0:
+                lat, lon = (float(x) for x in out.strip().splitlines()[-1].split(" at ")[-1].split(","))
+                anchor = (lat, lon)
+            else:
+                time.sleep(0.1)
+        if not switch:
+            switch = True
+            os.kill(p.pid, signal.SIGUSR1)
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            s = status()
+            if s and s["alarm"]["state"] == "ringing":
+                armed, ringing = True, True
+                break
+            time.sleep(0.05)
+        check(ringing, f"cycle {cycle}: armed on a dragging boat, never rang")
+        time.sleep(rng.uniform(0, 0.3))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        continue
+
+    # Some decisions, then a kill at a random moment: between commands, or during one.
+    kill_at = time.monotonic() + rng.uniform(0.05, 0.8)
+    while True:
+        s = status()
+        if s is not None:
+            armed = s["alarm"]["state"] != "off"
+            ringing = s["alarm"]["state"] == "ringing"
+        choice = rng.choice(["mark", "radius", "radius", "switch", "snooze", "release", "wait"])
+        if choice == "switch" and not with_switch:
+            choice = "radius"
+        mid_command = time.monotonic() >= kill_at
+        if choice == "mark" and not armed:
+            cmd, key = ["mark"], "anchor"
+        elif choice == "radius":
+            new_radius = rng.choice([25, 30, 35, 40, 60, 80, 120])
+            cmd, key = ["radius", str(new_radius)], "radius"
+        elif choice == "snooze" and ringing:
+            cmd, key = ["snooze"], "ringing"
+        elif choice == "release" and not armed:
+            cmd, key = ["release"], "anchor"
+        elif choice == "switch":
+            switch = not switch
+            os.kill(p.pid, signal.SIGUSR1 if switch else signal.SIGUSR2)
+            maybe["armed"] = True
+            # Acknowledged once a status shows it (the snapshot follows the journal's sync).
+            end = time.monotonic() + 0.5
+            while time.monotonic() < end:
+                s = status()
+                if s and (s["alarm"]["state"] != "off") == (switch and anchor is not None):
+                    armed = s["alarm"]["state"] != "off"
+                    maybe.pop("armed", None)
+                    break
+                time.sleep(0.01)
+            if time.monotonic() >= kill_at:
+                break
+            continue
+        else:
+            time.sleep(0.03)
+            if time.monotonic() >= kill_at:
+                break
+            continue
+        if mid_command:
+            # Kill the box while this command waits for its receipt.
+            c = subprocess.Popen([binary, *cmd, "--runtime-dir", runtime], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True)
+            time.sleep(rng.uniform(0, 0.02))
+            p.send_signal(signal.SIGKILL)
+            out, _ = c.communicate(timeout=10)
+            rc = c.returncode
+        else:
+            rc, out = client(*cmd)
+        if rc == 0:
+            if cmd[0] == "mark":
+                text = out.strip().splitlines()[-1].split(" at ")[-1]
+                lat, lon = (float(x) for x in text.split(","))
+                anchor = (lat, lon)
+            elif cmd[0] == "release":
+                anchor = None
+            elif cmd[0] == "radius":
+                radius = new_radius
+            elif cmd[0] == "snooze":
+                ringing = False
+        elif rc not in (1,):
+            # No receipt (killed mid-command): the decision may or may not have been saved.
+            maybe[key] = True
+        if mid_command:
+            break
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+    p.wait()
+
+elapsed = time.monotonic() - started
+print(f"kill-test: {cycles} cycles in {elapsed:.0f} s, {ring_checks} restarts checked for ringing again")
+if failures:
+    print("kill-test: first failures:", *failures[:5], sep="\n  ")
+print(f"kill-test: {passed} passed, {failed} failed ({cycles} cycles)")
+sys.exit(0 if failed == 0 and passed > 0 else 1)
