@@ -5,6 +5,7 @@ import Glibc
 /// Every command of the one binary. Add a line here for a new command.
 enum CommandTable {
     static let all: [any Command.Type] = [
+        ReplayCommand.self,
     ]
 
     static func printUsage() {

@@ -20,7 +20,8 @@ public struct WatchSettings: Hashable, Sendable {
     /// A fix older than this no longer counts: can't judge.
     public var staleAfter: Duration = .seconds(10)
     /// Fixes whose accuracy is worse than this share of the alert radius are not evidence.
-    public var accuracyLimitFraction: Double = 0.75
+    /// gpsd's eph is a pessimistic 95% figure (HDOP x 19 m on gpsd 3.22), hence a share above 1.
+    public var accuracyLimitFraction: Double = 2.0
     /// Fastest a boat at anchor can plausibly move, m/s; faster jumps are a receiver gone mad.
     public var maxPlausibleSpeed: Double = 15
 

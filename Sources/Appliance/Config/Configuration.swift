@@ -1,0 +1,58 @@
+import WatchCore
+
+/// Everything the box reads from its configuration file, with defaults. A key the file doesn't
+/// set keeps its default; a key the file gets wrong keeps its default too, and the problem is
+/// reported (and raised as the configuration fault by `run`). A bad file never stops the alarm.
+struct Configuration: Sendable {
+    static let defaultPath = "/etc/anchor-alert/anchor-alert.conf"
+
+    var watchSettings = WatchSettings()
+
+    var gpsSource = "gpsd"
+    var gpsdHost = "localhost"
+    var gpsdPort = 2947
+    /// Seconds without any report from the receiver before it is called gone.
+    var reportsStoppedAfter = 15.0
+    /// Seconds between GPS time and the system clock before the clock is doubted.
+    var clockTolerance = 300.0
+
+    var journalDirectory = "/var/lib/anchor-alert"
+    var runtimeDirectory = "/run/anchor-alert"
+
+    var gpioChip = "gpiochip0"
+    var buzzerLine = "GPIO17"
+    var armSwitchLine = "GPIO27"
+    var buttonLine = "GPIO22"
+    var buzzerEnabled = true
+    var switchEnabled = true
+    var buttonEnabled = true
+    var debounce = 0.05
+    var longPress = 1.5
+    var veryLongPress = 5.0
+
+    var ringEnabled = true
+    var ringType = "ws2812"
+    var ringDevice = "/dev/spidev0.0"
+    var ringPixels = 12
+    var ringOrder = "grb"
+    var nightBrightness = 0.08
+    var calmAfter = 900.0
+
+    var sirenEnabled = true
+    var sirenDevice = "default"
+    var sirenVolume = 0.8
+
+    var bowOffset = 1.0
+    var boatLength = 10.0
+
+    var watchdogEnabled = true
+}
+
+/// The result of reading a configuration file: the configuration (defaults where the file
+/// failed) and every problem found, each naming its line and key.
+struct LoadedConfiguration {
+    var configuration: Configuration
+    var problems: [String]
+    /// Where the problems are: nil when the file was read cleanly (or absent at the default path).
+    var path: String?
+}

@@ -1,0 +1,116 @@
+import WatchCore
+
+/// One key of the configuration file: its section and name, its type and range, a one-line
+/// meaning for Docs/configuration.md, and how it sets the `Configuration`.
+struct ConfigurationKey: Sendable {
+    enum Kind: Sendable {
+        case number(ClosedRange<Double>, unit: String)
+        case integer(ClosedRange<Int>)
+        case string(allowed: [String]?)
+        case bool
+    }
+
+    var section: String
+    var name: String
+    var kind: Kind
+    var meaning: String
+    var apply: @Sendable (inout Configuration, ConfigValue) -> Void
+    var current: @Sendable (Configuration) -> String
+
+    var fullName: String { "\(section).\(name)" }
+}
+
+enum ConfigValue: Sendable {
+    case number(Double)
+    case string(String)
+    case bool(Bool)
+
+    var number: Double { if case .number(let n) = self { n } else { 0 } }
+    var string: String { if case .string(let s) = self { s } else { "" } }
+    var bool: Bool { if case .bool(let b) = self { b } else { false } }
+}
+
+extension ConfigurationKey {
+    private static func seconds(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ meaning: String,
+                                _ path: WritableKeyPath<Configuration, Duration> & Sendable) -> ConfigurationKey {
+        ConfigurationKey(section: section, name: name, kind: .number(range, unit: "s"), meaning: meaning,
+                         apply: { $0[keyPath: path] = .seconds($1.number) },
+                         current: { format($0[keyPath: path].seconds) })
+    }
+    private static func number(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ unit: String,
+                               _ meaning: String, _ path: WritableKeyPath<Configuration, Double> & Sendable) -> ConfigurationKey {
+        ConfigurationKey(section: section, name: name, kind: .number(range, unit: unit), meaning: meaning,
+                         apply: { $0[keyPath: path] = $1.number }, current: { format($0[keyPath: path]) })
+    }
+    private static func integer(_ section: String, _ name: String, _ range: ClosedRange<Int>, _ meaning: String,
+                                _ path: WritableKeyPath<Configuration, Int> & Sendable) -> ConfigurationKey {
+        ConfigurationKey(section: section, name: name, kind: .integer(range), meaning: meaning,
+                         apply: { $0[keyPath: path] = Int($1.number) }, current: { String($0[keyPath: path]) })
+    }
+    private static func text(_ section: String, _ name: String, _ allowed: [String]?, _ meaning: String,
+                             _ path: WritableKeyPath<Configuration, String> & Sendable) -> ConfigurationKey {
+        ConfigurationKey(section: section, name: name, kind: .string(allowed: allowed), meaning: meaning,
+                         apply: { $0[keyPath: path] = $1.string }, current: { "\"\($0[keyPath: path])\"" })
+    }
+    private static func flag(_ section: String, _ name: String, _ meaning: String,
+                             _ path: WritableKeyPath<Configuration, Bool> & Sendable) -> ConfigurationKey {
+        ConfigurationKey(section: section, name: name, kind: .bool, meaning: meaning,
+                         apply: { $0[keyPath: path] = $1.bool }, current: { $0[keyPath: path] ? "true" : "false" })
+    }
+
+    static func format(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e12 ? String(Int64(x)) : String(x)
+    }
+
+    /// Every key the box reads. Docs/configuration.md is this table.
+    static let all: [ConfigurationKey] = [
+        number("watch", "radius", 5...500, "m", "Alert radius until the skipper sets one", \.watchSettings.radius.value),
+        seconds("watch", "window", 2...600, "How far back the evidence window reaches", \.watchSettings.window),
+        seconds("watch", "confirmation", 0...600, "How long a majority outside must last before Checking becomes Dragging", \.watchSettings.confirmation),
+        number("watch", "majority", 0.5...1, "", "Share of the window's fixes that must lie outside for Checking", \.watchSettings.majority),
+        integer("watch", "min_fixes", 1...600, "Fewest fixes in the window before a majority counts", \.watchSettings.minFixes),
+        number("watch", "accuracy_weight", 0...5, "", "A fix counts as outside only when outside by this many of its reported accuracies", \.watchSettings.accuracyWeight),
+        seconds("watch", "stale_after", 1...600, "A GPS reading older than this can't judge a drag", \.watchSettings.staleAfter),
+        number("watch", "accuracy_limit", 0.1...10, "x radius", "Fixes whose reported accuracy is worse than this share of the alert radius are not evidence", \.watchSettings.accuracyLimitFraction),
+        seconds("watch", "gps_grace", 5...3600, "Armed with no usable GPS reading this long raises the GPS fault", \.watchSettings.gpsGrace),
+        seconds("watch", "snooze", 10...3600, "How long a snooze silences the alarm", \.watchSettings.snooze),
+        number("watch", "max_plausible_speed", 1...100, "m/s", "Faster apparent jumps are a receiver gone mad, not evidence", \.watchSettings.maxPlausibleSpeed),
+
+        text("gps", "source", ["gpsd", "simulated"], "Where fixes come from: gpsd, or the simulated boat of the demo", \.gpsSource),
+        text("gps", "host", nil, "gpsd's host", \.gpsdHost),
+        integer("gps", "port", 1...65535, "gpsd's port", \.gpsdPort),
+        number("gps", "reports_stopped_after", 2...600, "s", "No report from the receiver this long: the receiver fault", \.reportsStoppedAfter),
+        number("gps", "clock_tolerance", 1...86_400, "s", "GPS time this far from the system clock: the clock fault", \.clockTolerance),
+
+        text("journal", "directory", nil, "Where the journal lives (storage that survives a reboot)", \.journalDirectory),
+        text("runtime", "directory", nil, "Where the status snapshot and the control socket live", \.runtimeDirectory),
+
+        text("gpio", "chip", nil, "GPIO chip by name or path", \.gpioChip),
+        text("gpio", "buzzer", nil, "Buzzer output line, by name or offset", \.buzzerLine),
+        text("gpio", "arm_switch", nil, "Arm switch input line, by name or offset", \.armSwitchLine),
+        text("gpio", "button", nil, "Button input line, by name or offset", \.buttonLine),
+        flag("gpio", "buzzer_enabled", "Whether a buzzer is fitted", \.buzzerEnabled),
+        flag("gpio", "switch_enabled", "Whether an arm switch is fitted", \.switchEnabled),
+        flag("gpio", "button_enabled", "Whether a button is fitted", \.buttonEnabled),
+        number("gpio", "debounce", 0.001...1, "s", "How long the switch must stay put to count", \.debounce),
+        number("gpio", "long_press", 0.5...10, "s", "A press at least this long is a long press (mark)", \.longPress),
+        number("gpio", "very_long_press", 1...30, "s", "A press at least this long is a very long press (release)", \.veryLongPress),
+
+        flag("ring", "enabled", "Whether an LED ring is fitted", \.ringEnabled),
+        text("ring", "type", ["ws2812", "apa102"], "Pixel type", \.ringType),
+        text("ring", "device", nil, "SPI device", \.ringDevice),
+        integer("ring", "pixels", 1...256, "Pixels on the ring", \.ringPixels),
+        text("ring", "order", ["rgb", "rbg", "grb", "gbr", "brg", "bgr"], "Colour order of the pixels", \.ringOrder),
+        number("ring", "night_brightness", 0.01...1, "", "Brightness once all has been calm a while (ringing is always full)", \.nightBrightness),
+        number("ring", "calm_after", 0...86_400, "s", "Calm this long settles the ring to its night glow", \.calmAfter),
+
+        flag("siren", "enabled", "Whether a speaker is fitted", \.sirenEnabled),
+        text("siren", "device", nil, "ALSA device", \.sirenDevice),
+        number("siren", "volume", 0...1, "", "Siren volume, 0 to 1", \.sirenVolume),
+
+        number("boat", "bow_offset", 0...50, "m", "From the GPS antenna to the bow roller", \.bowOffset),
+        number("boat", "length", 2...100, "m", "Boat length, for the alert radius from rode and depth", \.boatLength),
+
+        flag("watchdog", "enabled", "Ping systemd's watchdog from the event loop", \.watchdogEnabled),
+    ]
+}

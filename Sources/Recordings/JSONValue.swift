@@ -1,0 +1,269 @@
+/// A small JSON value with a strict parser and a deterministic writer, standard library only.
+/// Shared by the gpsd JSON log reader, replay's output and the command-line surfaces.
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Keys keep their order, so output is stable and readable.
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    public func hash(into h: inout Hasher) {
+        switch self {
+        case .null: h.combine(0)
+        case .bool(let b): h.combine(b)
+        case .number(let n): h.combine(n)
+        case .string(let s): h.combine(s)
+        case .array(let a): h.combine(a)
+        case .object(let o): for (k, v) in o { h.combine(k); h.combine(v) }
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    public var double: Double? { if case .number(let n) = self { n } else { nil } }
+    public var string: String? { if case .string(let s) = self { s } else { nil } }
+    public var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var int: Int? { double.flatMap { $0.isFinite && $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil } }
+}
+
+// MARK: - Writing
+
+extension JSONValue {
+    /// Compact JSON on one line (JSON lines).
+    public var text: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += JSONValue.format(n)
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(into: &out)
+            }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (i, (k, v)) in o.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.quote(k, into: &out)
+                out += ":"
+                v.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Integers print without a fraction; others with up to 7 decimals (sub-centimeter for
+    /// degrees), trailing zeros trimmed. Non-finite numbers are not JSON: they print as null.
+    static func format(_ n: Double) -> String {
+        guard n.isFinite else { return "null" }
+        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+        let scale = 10_000_000.0
+        let negative = n < 0
+        let scaled = (abs(n) * scale).rounded()
+        guard scaled < 9e18 else { return String(n) }
+        let whole = Int64(scaled) / Int64(scale)
+        var frac = String(Int64(scaled) % Int64(scale))
+        while frac.count < 7 { frac = "0" + frac }
+        while frac.hasSuffix("0") { frac.removeLast() }
+        let sign = negative && (whole != 0 || !frac.isEmpty) ? "-" : ""
+        return frac.isEmpty ? sign + String(whole) : sign + String(whole) + "." + frac
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        out += "\""
+    }
+}
+
+// MARK: - Parsing
+
+public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+    public var description: String { "JSON: \(reason) at byte \(offset)" }
+}
+
+extension JSONValue {
+    /// Parses one JSON document. Nesting deeper than `maxDepth` is refused, so hostile input
+    /// can't exhaust the stack.
+    public static func parse(_ text: String, maxDepth: Int = 32) throws(JSONError) -> JSONValue {
+        var p = Parser(bytes: Array(text.utf8), maxDepth: maxDepth)
+        p.skipSpace()
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        guard p.i == p.bytes.count else { throw JSONError(offset: p.i, reason: "trailing characters") }
+        return v
+    }
+
+    struct Parser {
+        let bytes: [UInt8]
+        let maxDepth: Int
+        var i = 0
+
+        init(bytes: [UInt8], maxDepth: Int) {
+            self.bytes = bytes
+            self.maxDepth = maxDepth
+        }
+
+        func fail(_ reason: String) -> JSONError { JSONError(offset: i, reason: reason) }
+
+        mutating func skipSpace() {
+            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        }
+
+        mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+            guard depth <= maxDepth else { throw fail("nesting too deep") }
+            guard i < bytes.count else { throw fail("unexpected end") }
+            switch bytes[i] {
+            case UInt8(ascii: "{"): return try object(depth: depth)
+            case UInt8(ascii: "["): return try array(depth: depth)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            default: return .number(try number())
+            }
+        }
+
+        mutating func literal(_ word: String) throws(JSONError) {
+            for b in word.utf8 {
+                guard i < bytes.count, bytes[i] == b else { throw fail("expected \(word)") }
+                i += 1
+            }
+        }
+
+        mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+            i += 1
+            var members: [(String, JSONValue)] = []
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+                let key = try string()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+                i += 1
+                skipSpace()
+                members.append((key, try value(depth: depth + 1)))
+                skipSpace()
+                guard i < bytes.count else { throw fail("unexpected end") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                throw fail("expected ',' or '}'")
+            }
+        }
+
+        mutating func array(depth: Int) throws(JSONError) -> JSONValue {
+            i += 1
+            var items: [JSONValue] = []
+            skipSpace()
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            while true {
+                skipSpace()
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                guard i < bytes.count else { throw fail("unexpected end") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                throw fail("expected ',' or ']'")
+            }
+        }
+
+        mutating func string() throws(JSONError) -> String {
+            i += 1
+            var scalars = String.UnicodeScalarView()
+            var raw: [UInt8] = []
+            func flush() {
+                if !raw.isEmpty {
+                    scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+                    raw.removeAll(keepingCapacity: true)
+                }
+            }
+            while i < bytes.count {
+                let b = bytes[i]
+                if b == UInt8(ascii: "\"") {
+                    i += 1
+                    flush()
+                    return String(scalars)
+                }
+                if b < 0x20 { throw fail("control character in string") }
+                if b == UInt8(ascii: "\\") {
+                    flush()
+                    i += 1
+                    guard i < bytes.count else { break }
+                    let e = bytes[i]
+                    i += 1
+                    switch e {
+                    case UInt8(ascii: "\""): scalars.append("\"")
+                    case UInt8(ascii: "\\"): scalars.append("\\")
+                    case UInt8(ascii: "/"): scalars.append("/")
+                    case UInt8(ascii: "b"): scalars.append("\u{08}")
+                    case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                    case UInt8(ascii: "n"): scalars.append("\n")
+                    case UInt8(ascii: "r"): scalars.append("\r")
+                    case UInt8(ascii: "t"): scalars.append("\t")
+                    case UInt8(ascii: "u"):
+                        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<i + 4], as: UTF8.self), radix: 16)
+                        else { throw fail("bad \\u escape") }
+                        i += 4
+                        scalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+                    default: throw fail("bad escape")
+                    }
+                    continue
+                }
+                raw.append(b)
+                i += 1
+            }
+            throw fail("unterminated string")
+        }
+
+        mutating func number() throws(JSONError) -> Double {
+            let start = i
+            while i < bytes.count, "+-0123456789.eE".utf8.contains(bytes[i]) { i += 1 }
+            guard i > start, let d = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else {
+                throw fail("bad number")
+            }
+            return d
+        }
+    }
+}

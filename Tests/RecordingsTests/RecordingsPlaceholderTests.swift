@@ -1,2 +1,0 @@
-import XCTest
-final class RecordingsPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,2 +1,0 @@
-import XCTest
-final class WatchCorePlaceholderTests: XCTestCase { func testBuilds() {} }
