@@ -21,7 +21,7 @@ say "swift build (Swift $(in_root "$ROOT" swift --version 2>/dev/null | sed -n '
 in_root "$ROOT" env PKG_CONFIG_PATH=/usr/lib/aarch64-linux-gnu/pkgconfig sh -c '
     cd /src && swift build -c release --triple aarch64-unknown-linux-gnu --static-swift-stdlib \
         -Xswiftc -use-ld=lld -Xswiftc -resource-dir -Xswiftc /opt/swift-arm64/usr/libexec/swift/lib/swift_static \
-        --scratch-path '"$SCRATCH"' "$@"' sh "${PRODUCT[@]}" >&2 || die "cross build failed"
+        --scratch-path '"$SCRATCH"' "$@"' sh "${RELEASE_LINK_FLAGS[@]}" "${PRODUCT[@]}" >&2 || die "cross build failed"
 
 BIN=$SCRATCH/aarch64-unknown-linux-gnu/release/anchor-alert
 [ -x "$REPO_ROOT/$BIN" ] || die "no binary at $BIN"

@@ -5,6 +5,9 @@ IMAGE_CACHE=${IMAGE_CACHE:-/var/cache/anchor-alert-image}
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 
+# Full RELRO for release binaries: relocations resolved at start, then made read-only.
+RELEASE_LINK_FLAGS=(-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+
 say() { echo "[${0##*/}] $*" >&2; }
 die() { echo "[${0##*/}] ERROR: $*" >&2; exit 1; }
 
