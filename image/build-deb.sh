@@ -54,6 +54,9 @@ else
     REL=${BIN#"$REPO_ROOT"/}
     say "qemu-aarch64 $REL --help"
     in_root "$ROOT" qemu-aarch64 "/src/$REL" --help >/dev/null || die "the arm64 binary does not run under qemu-aarch64"
+    # The proof that the Pi's build works: a recorded departure through the arm64 watch under
+    # emulation must give the same verdicts, alarm and summary as the native build.
+    "$(dirname "$0")/replay-arm64.sh" "$REL" >&2 || die "the arm64 replay check failed"
     DEB=$(in_root "$ROOT" env SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" /src/image/deb/assemble.sh "/src/$REL" arm64 "$VERSION" /src/out)
     DEB=$REPO_ROOT/${DEB#/src/}
     if [ "$LINTIAN" = 1 ]; then

@@ -8,6 +8,15 @@ REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 # Full RELRO for release binaries: relocations resolved at start, then made read-only.
 RELEASE_LINK_FLAGS=(-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 
+# The team's shared test data sits beside the checkout (CI: ../shared).
+shared_dir() {
+    local d
+    for d in "${ANCHOR_SHARED:-}" "$REPO_ROOT/../shared" /work/shared; do
+        [ -n "$d" ] && [ -d "$d/data/gps" ] && { (cd "$d" && pwd -P); return 0; }
+    done
+    die "the shared test data (../shared/data/gps) is missing; set ANCHOR_SHARED"
+}
+
 say() { echo "[${0##*/}] $*" >&2; }
 die() { echo "[${0##*/}] ERROR: $*" >&2; exit 1; }
 

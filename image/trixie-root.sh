@@ -13,7 +13,7 @@ set -euo pipefail
 
 ROOT=$IMAGE_CACHE/trixie-build
 PACKAGES=(
-    swiftlang lld qemu-user dpkg-dev pkgconf fakeroot file binutils-aarch64-linux-gnu
+    swiftlang lld qemu-user dpkg-dev pkgconf fakeroot file binutils-aarch64-linux-gnu lintian
     libc6-dev libgcc-14-dev libstdc++-14-dev
     libc6-dev:arm64 libgcc-14-dev:arm64 libstdc++-14-dev:arm64
     libgpiod-dev:arm64 libgps-dev:arm64 libasound2-dev:arm64 libsystemd-dev:arm64
@@ -27,7 +27,7 @@ need_host_tools mmdebstrap:mmdebstrap
 mkdir -p "$IMAGE_CACHE"
 exec 9>"$IMAGE_CACHE/.trixie.lock"; flock 9
 # A root that only lacks packages is topped up: far cheaper than a new one.
-if [ "${1:-}" != --force ] && [ -x "$ROOT/usr/bin/swift" ] && [ -d "$ROOT/opt/swift-arm64" ]; then
+if [ "${1:-}" != --force ] && [ -x "$ROOT/usr/libexec/swift/bin/swift" ] && [ -d "$ROOT/opt/swift-arm64" ]; then
     say "adding packages to $ROOT"
     if in_root "$ROOT" sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' \
         sh "${PACKAGES[@]}" >&2; then

@@ -22,7 +22,12 @@ install -m 644 "$HERE/anchor-alert.service" "$s/usr/lib/systemd/system/"
 install -m 644 "$HERE/60-anchor-alert.rules" "$s/usr/lib/udev/rules.d/"
 install -m 644 "$HERE/anchor-alert.conf" "$s/etc/anchor-alert/"
 install -m 644 "$HERE/copyright" "$HERE/README.Debian" "$s/usr/share/doc/anchor-alert/"
-install -m 644 "$HERE/lintian-overrides" "$s/usr/share/lintian/overrides/anchor-alert"
+# The package is for the distribution it is assembled in (its libraries are that one's), and
+# so are the lintian overrides: bookworm's lintian has a tag that trixie's no longer knows.
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+awk -v want="[$codename]" '/^#/ || /^$/ { next } /^\[/ { section = $0; next }
+    section == "" || section == want' "$HERE/lintian-overrides" > "$s/usr/share/lintian/overrides/anchor-alert"
+chmod 644 "$s/usr/share/lintian/overrides/anchor-alert"
 gzip -9n < "$HERE/anchor-alert.1" > "$s/usr/share/man/man1/anchor-alert.1.gz"
 {
     echo "anchor-alert ($VERSION) unstable; urgency=medium"
