@@ -73,8 +73,9 @@ if [ ! -f "$BASE/.anchor-stamp" ] || [ "$(cat "$BASE/.anchor-stamp")" != "$stamp
     chroot "$R" systemctl mask getty@tty1.service serial-getty@ttyS0.service systemd-timesyncd.service >/dev/null 2>&1 || true
     chroot "$R" passwd -d root >/dev/null
     echo anchor-twin > "$R/etc/hostname"
+    # As on the Pi (image/system/fstab.append), with a longer device wait: emulation is slow.
     printf '%s\n' "/dev/vda / ext4 rw,noatime,errors=remount-ro 0 1" \
-        "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=20s 0 2" > "$R/etc/fstab"
+        "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=90s 0 2" > "$R/etc/fstab"
     echo "$KVER" > "$R/.anchor-kver"
     echo "$stamp" > "$R/.anchor-stamp"
     mv "$R" "$BASE"
