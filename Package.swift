@@ -21,6 +21,8 @@ let package = Package(
         // C libraries, each behind one thin wrapper file in Drivers.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
         .target(name: "CGPIOShim", linkerSettings: [.linkedLibrary("gpiod")]),
@@ -30,10 +32,13 @@ let package = Package(
             name: "Drivers",
             dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CSystemd", "CGPIOShim"]
         ),
+        // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
+        // A regular target so that any test target (drivers, end-to-end) can use it.
+        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers"]
+            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux"]
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
         .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
@@ -42,7 +47,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings"]),
     ]
 )

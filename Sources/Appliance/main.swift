@@ -5,7 +5,10 @@ import Glibc
 /// Every command of the one binary. Add a line here for a new command.
 enum CommandTable {
     static let all: [any Command.Type] = [
+        ConfigCommand.self,
+        DemoCommand.self,
         ReplayCommand.self,
+        RunCommand.self,
     ]
 
     static func printUsage() {

@@ -32,3 +32,10 @@ public protocol BuzzerLine: AnyObject {
 public protocol RingOutput: AnyObject {
     func show(_ pixels: [RGB]) throws
 }
+
+/// Something that plays sound patterns (the ALSA siren, or the demo's terminal bell). Playing a
+/// new pattern replaces the current one at once; `stop` drops what is queued, never drains.
+public protocol SoundOutput: AnyObject {
+    func play(_ pattern: SoundPattern)
+    func stop()
+}

@@ -21,6 +21,8 @@ struct NMEAAssembler {
         var valid: Bool?
         var hasAltitude = false
         var hdop: Double?
+        /// GGA quality 2: differential corrections, which gpsd credits with a smaller error.
+        var differential = false
         var speedKnots: Double?
         var track: Double?
     }
@@ -36,6 +38,7 @@ struct NMEAAssembler {
                 e.valid = e.position != nil && (e.valid ?? true)
                 e.hasAltitude = s.double(8) != nil
                 e.hdop = s.double(7)
+                e.differential = quality == 2
             } else {
                 e.valid = false
             }
@@ -110,7 +113,7 @@ struct NMEAAssembler {
         if let g = gsaMode, g != .noFix { mode = g }
         let hdop = e.hdop ?? gsaHDOP
         let reading = GPSReading(
-            mode: mode, position: position, accuracy: hdop.map { Meters($0 * LogReader.hdopToEph) },
+            mode: mode, position: position, accuracy: hdop.map { Meters($0 * (e.differential ? LogReader.hdopToEphDifferential : LogReader.hdopToEph)) },
             speed: e.speedKnots.map { $0 * 1852 / 3600 }, track: e.track, gpsTime: gpsTime, received: received)
         fixes.append(.init(t: t, reading: reading))
     }

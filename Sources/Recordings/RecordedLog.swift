@@ -39,6 +39,8 @@ public enum LogReader {
     /// gpsd 3.22 reports eph = HDOP x 19 m (measured: HDOP 2.25 gives eph 42.75). Replay uses
     /// the same factor so a file read here and the same file through gpsd judge alike.
     public static let hdopToEph = 19.0
+    /// For differential fixes (GGA quality 2) gpsd 3.22 uses HDOP x 4.75 m (measured on mt3339.log).
+    public static let hdopToEphDifferential = 4.75
 
     public static func read(bytes: [UInt8]) throws(LogReaderError) -> RecordedLog {
         guard !bytes.isEmpty else { throw .empty }

@@ -80,3 +80,24 @@ public enum Copy {
         return "\(total / 60):\(s < 10 ? "0" : "")\(s)"
     }
 }
+
+extension Copy {
+    /// The Systems Check's name for each component.
+    public static func component(_ kind: FaultKind) -> String {
+        switch kind {
+        case .gpsLost: "GPS reading"
+        case .gpsd: "gpsd"
+        case .receiver: "GPS receiver"
+        case .buzzer: "Buzzer"
+        case .armSwitch: "Arm switch"
+        case .button: "Button"
+        case .ledRing: "LED ring"
+        case .siren: "Siren"
+        case .journal: "Journal"
+        case .config: "Configuration"
+        case .power: "Power"
+        case .clock: "Clock"
+        case .watchdog: "Watchdog"
+        }
+    }
+}

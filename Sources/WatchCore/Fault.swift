@@ -21,7 +21,7 @@ public enum FaultKind: String, Hashable, Sendable, CaseIterable, Comparable {
     }
 }
 
-public struct Fault: Hashable, Sendable {
+public struct Fault: Error, Hashable, Sendable {
     public var kind: FaultKind
     /// One line in the product's words, "Label: consequence", e.g. "GPS: gpsd is not running".
     public var message: String

@@ -160,3 +160,11 @@ func readFile(_ path: String) -> [UInt8]? {
 extension Result {
     var failureValue: Failure? { if case .failure(let f) = self { f } else { nil } }
 }
+
+final class DifferentialAccuracyTests: XCTestCase {
+    func testDifferentialFixesGetGpsdsSmallerError() throws {
+        let text = LogReaderTests.sentence("GPGGA,101500.00,4500.0000,N,01700.0000,E,2,08,0.98,12.0,M,,M,,")
+        let r = try XCTUnwrap(try LogReader.read(bytes: Array(text.utf8)).fixes.first?.reading)
+        XCTAssertEqual(r.accuracy?.value ?? 0, 0.98 * 4.75, accuracy: 1e-9)
+    }
+}

@@ -29,6 +29,8 @@ struct Configuration: Sendable {
     var debounce = 0.05
     var longPress = 1.5
     var veryLongPress = 5.0
+    /// "closed": ARM closes the contact to ground. "open" is fail-safe: a broken wire arms.
+    var armContact = "closed"
 
     var ringEnabled = true
     var ringType = "ws2812"

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
+import Recordings
+import WatchCore
+
+/// `anchor-alert run`: the box itself. One event loop until SIGTERM.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "Run the box: watch the anchor until stopped"
+    static let help = """
+        Usage: anchor-alert run [--config FILE] [--simulate hold|drag|demo|FILE] [--speed N]
+                                [--switch on|off] [--journal-dir DIR] [--runtime-dir DIR]
+
+        Runs the watch: reads GPS from gpsd (or a simulated boat), drives the buzzer, the siren
+        and the LED ring, reads the arm switch and the button, keeps the journal, writes the
+        status snapshot and answers the control socket. Stops on SIGTERM or SIGINT; SIGHUP
+        re-reads the configuration and reports its problems.
+
+          --config FILE        configuration (default \(Configuration.defaultPath); a missing
+                               default file means defaults; a bad file means defaults and the
+                               configuration fault)
+          --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, demo (scripted
+                               boats) or FILE (a recorded log played at its own pace)
+          --speed N            script seconds per real second for --simulate (default 1)
+          --switch on|off      with --simulate: a simulated arm switch in this position at start;
+                               then SIGUSR1 slides it to ARM and SIGUSR2 slides it off
+          --journal-dir DIR    overrides journal.directory
+          --runtime-dir DIR    overrides runtime.directory
+
+        Exit status: 0 stopped by a signal, 64 usage. Nothing else stops it: a bad configuration,
+        a damaged journal or a missing device is a fault the box announces while it keeps watching.
+        """
+
+    static func run(_ args: [String]) -> Int32 {
+        var a = Arguments(args)
+        let configPath: String?
+        let simulate: String?
+        let speed: Double
+        let journalDir: String?
+        let runtimeDir: String?
+        let simulatedSwitch: Bool?
+        do {
+            configPath = try a.option("--config")
+            simulate = try a.option("--simulate")
+            speed = try a.double("--speed") ?? 1
+            journalDir = try a.option("--journal-dir")
+            runtimeDir = try a.option("--runtime-dir")
+            switch try a.option("--switch") {
+            case nil: simulatedSwitch = nil
+            case "on": simulatedSwitch = true
+            case "off": simulatedSwitch = false
+            case let other?: throw Arguments.UsageError(description: "--switch takes on or off, not \(other)")
+            }
+            if simulatedSwitch != nil, simulate == nil {
+                throw Arguments.UsageError(description: "--switch simulates the arm switch: it needs --simulate")
+            }
+            _ = try a.finish(maxPositionals: 0)
+            guard speed > 0 else { throw Arguments.UsageError(description: "--speed must be more than 0") }
+        } catch {
+            Console.error("anchor-alert run: \(error)")
+            return ExitCode.usage
+        }
+        var loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
+        if let journalDir { loaded.configuration.journalDirectory = journalDir }
+        if let runtimeDir { loaded.configuration.runtimeDirectory = runtimeDir }
+        let config = loaded.configuration
+        for problem in loaded.problems { Console.error(problem) }
+
+        let loop: EventLoop
+        do {
+            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [SIGUSR1, SIGUSR2])
+        } catch {
+            Console.error("anchor-alert run: can't start the event loop: \(error)")
+            return ExitCode.failure
+        }
+        let now = SystemClock.now()
+        let wiring = Wiring(config: config, now: now)
+        var sources: [Pollable] = []
+        var faults: [Fault] = loaded.problems.isEmpty ? [] : [Fault(.config, loaded.problems.count == 1
+            ? loaded.problems[0] : "Configuration: \(loaded.problems.count) problems, running on defaults for those keys")]
+        switch wiring.gps(simulate: simulate, speed: speed) {
+        case .success(let gps): sources.append(gps)
+        case .failure(let f):
+            Console.error(f.message)
+            faults.append(f)
+        }
+        let gpio = wiring.gpio(realSwitch: simulatedSwitch == nil)
+        for p in gpio.problems {
+            Console.error(p)
+            faults.append(Fault(.config, p))
+        }
+        if let controls = gpio.controls { sources.append(controls) }
+        if let buzzer = gpio.buzzer { sources.append(buzzer) }
+        let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
+                      annunciator: Annunciator(buzzer: gpio.buzzer, siren: nil, book: BasicSounds()),
+                      log: nil, wall: SystemClock.wall)
+        ConsoleLog.attach(to: box, settings: config.watchSettings)
+        let runtime = BoxRuntime(box: box)
+        runtime.onReload = {
+            let again = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
+            if again.problems.isEmpty {
+                print("Configuration: read cleanly; changes take effect at the next start")
+            }
+            for p in again.problems { Console.error(p) }
+        }
+        print("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
+        for f in faults { box.handle(.faultRaised(f), now: now) }
+        // The lines' own faults, and the switch's position at start (a decision).
+        for e in (gpio.buzzer?.start(now: now) ?? []) + (gpio.controls?.start(now: now) ?? []) { box.handle(e, now: now) }
+        runtime.onShutdown.append {
+            gpio.buzzer?.shutdown()
+            gpio.controls?.shutdown()
+        }
+        if let on = simulatedSwitch {
+            runtime.simulatedSwitch = true
+            // The switch's position at start is a decision, as with the real one.
+            box.handle(.armSwitch(on: on), now: now)
+        }
+        box.refresh(now: now)
+        loop.run(runtime)
+        print("Anchor Alert: stopped")
+        return ExitCode.ok
+    }
+}

@@ -1,0 +1,121 @@
+import Drivers
+import WatchCore
+
+/// The running box: the watch, its inputs and outputs, and the rules for carrying out the
+/// watch's actions. Clock-agnostic: `run` drives it from CLOCK_MONOTONIC, the demo from an
+/// accelerated clock, tests from a manual one.
+final class Box {
+    private(set) var watch: Watch
+    let sources: [Pollable]
+    let annunciator: Annunciator
+    var log: DecisionLog?
+    var observers: [BoxObserver] = []
+    /// Every action carried out, for observers that narrate (the demo) and for tests.
+    var onActions: (([Action], Instant) -> Void)?
+    private var sourceDeadlines: [ObjectIdentifier: Instant] = [:]
+    private let wall: () -> Double
+
+    init(watch: Watch, sources: [Pollable], annunciator: Annunciator, log: DecisionLog?, wall: @escaping () -> Double) {
+        self.watch = watch
+        self.sources = sources
+        self.annunciator = annunciator
+        self.log = log
+        self.wall = wall
+    }
+
+    /// Brings back what the journal remembered. A latched alarm sounds before anything else.
+    func restore(anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int, now: Instant) {
+        let actions = watch.restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
+                                    lastEpisode: lastEpisode, at: now)
+        carryOut(actions, now: now, reply: nil, journal: false)
+    }
+
+    /// One event through the watch, and its actions carried out.
+    func handle(_ event: Event, now: Instant, reply: ((DecisionOutcome) -> Void)? = nil) {
+        let actions = watch.handle(event, at: now)
+        carryOut(actions, now: now, reply: reply, journal: true)
+    }
+
+    /// The order is the product's: sound an alarm at once; make decisions durable before
+    /// confirming them; refuse at once.
+    private func carryOut(_ actions: [Action], now: Instant, reply: ((DecisionOutcome) -> Void)?, journal: Bool) {
+        // First what must not wait: the alarm, the fault pattern, refusals and plain chirps.
+        for action in actions {
+            switch action {
+            case .alarmSound(let on): annunciator.alarm(on: on, now: now)
+            case .faultSound(let on): annunciator.fault(on: on, now: now)
+            case .refused(_, let why):
+                annunciator.chirp(.refusal, now: now)
+                reply?(.refused(why))
+            case .chirp(let c): annunciator.chirp(c, now: now)
+            default: break
+            }
+        }
+        var saved = true
+        if journal, let log, actions.contains(where: Self.isRecorded) {
+            saved = log.record(actions, now: now, wall: wall())
+            if !saved, watch.faults[.journal] == nil {
+                // Raised through the watch, so it pushes like any fault; never reported as saved.
+                let more = watch.handle(.faultRaised(Fault(.journal, "Journal: can't save to storage; watching from memory")), at: now)
+                carryOut(more, now: now, reply: nil, journal: false)
+            }
+        }
+        // Then confirmations, which only a durable record earns.
+        for case .accepted(let receipt, let chirp) in actions {
+            annunciator.chirp(chirp, now: now)
+            reply?(.accepted(receipt, saved: saved))
+        }
+        onActions?(actions, now)
+        refresh(now: now)
+    }
+
+    private static func isRecorded(_ a: Action) -> Bool {
+        switch a {
+        case .chirp, .alarmSound, .faultSound: false
+        default: true
+        }
+    }
+
+    /// Brings outputs up to date with the watch at `now`.
+    func refresh(now: Instant) {
+        annunciator.update(now: now)
+        let status = watch.status(at: now)
+        for o in observers { o.show(status, now: now) }
+    }
+
+    /// The earliest instant anything needs time alone to act.
+    func nextDeadline(now: Instant) -> Instant? {
+        var next = watch.nextDeadline(after: now)
+        func consider(_ t: Instant?) {
+            guard let t else { return }
+            next = next.map { min($0, t) } ?? t
+        }
+        consider(annunciator.nextDeadline(now: now))
+        consider(log?.nextDeadline())
+        for o in observers { consider(o.nextDeadline(now: now)) }
+        sourceDeadlines.removeAll()
+        for s in sources {
+            if let d = s.nextDeadline() {
+                sourceDeadlines[ObjectIdentifier(s)] = d
+                consider(d)
+            }
+        }
+        return next
+    }
+
+    /// Serves ready descriptors, then sources whose deadline has come, then time itself.
+    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+        var served = Set<ObjectIdentifier>()
+        for (source, requests) in ready {
+            served.insert(ObjectIdentifier(source))
+            for event in source.service(ready: requests, now: now) { handle(event, now: now) }
+        }
+        for s in sources where !served.contains(ObjectIdentifier(s)) {
+            if let d = s.nextDeadline(), d <= now {
+                for event in s.service(ready: [], now: now) { handle(event, now: now) }
+            }
+        }
+        log?.flushIfDue(now: now)
+        handle(.tick, now: now)
+    }
+}

@@ -1,0 +1,25 @@
+import WatchCore
+
+/// The journal as the box sees it. `record` appends the records for one handful of actions and,
+/// when any of them must be durable (a decision, an alarm change, a fault), syncs before it
+/// returns; it returns false when a needed sync failed, so nothing is reported as saved.
+protocol DecisionLog: AnyObject {
+    func record(_ actions: [Action], now: Instant, wall: Double) -> Bool
+    /// When batched track records must be flushed, if any are pending.
+    func nextDeadline() -> Instant?
+    func flushIfDue(now: Instant)
+}
+
+/// Something that shows the watch: the LED ring, the status snapshot, the demo's screen.
+protocol BoxObserver: AnyObject {
+    func show(_ status: WatchStatus, now: Instant)
+    /// When the display would change by time alone (an animation step, a countdown, a refresh).
+    func nextDeadline(now: Instant) -> Instant?
+}
+
+/// What a command-line decision gets back.
+enum DecisionOutcome: Equatable {
+    /// Applied; `saved` is false when the journal could not make it durable.
+    case accepted(Receipt, saved: Bool)
+    case refused(Refusal)
+}

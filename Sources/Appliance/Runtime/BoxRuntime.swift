@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
+import WatchCore
+
+/// `run`'s client of the event loop: the box plus what lives around it (watchdog, shutdown).
+final class BoxRuntime: LoopClient {
+    let box: Box
+    var extraSources: [Pollable] = []
+    /// Called on SIGTERM/SIGINT before the loop ends: outputs to a safe state, journal flushed.
+    var onShutdown: [() -> Void] = []
+    var onReload: (() -> Void)?
+    /// Signals that stand for the arm switch when it is simulated: SIGUSR1 = ARM, SIGUSR2 = off.
+    var simulatedSwitch = false
+    var watchdog: (interval: Duration, ping: () -> Void)?
+    private var lastPing: Instant?
+
+    init(box: Box) { self.box = box }
+
+    func pollSources() -> [Pollable] { box.sources + extraSources }
+
+    func nextDeadline(now: Instant) -> Instant? {
+        var next = box.nextDeadline(now: now)
+        for s in extraSources {
+            if let d = s.nextDeadline() { next = next.map { min($0, d) } ?? d }
+        }
+        if let w = watchdog {
+            // Pinged from the loop itself at half the interval: a stalled loop misses it.
+            let due = (lastPing ?? now) + .nanoseconds(w.interval.nanoseconds / 2)
+            next = next.map { min($0, due) } ?? due
+        }
+        return next
+    }
+
+    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+        let extra = Set(extraSources.map(ObjectIdentifier.init))
+        var forBox: [(Pollable, [PollRequest])] = []
+        var servedExtra = Set<ObjectIdentifier>()
+        for (source, requests) in ready {
+            if extra.contains(ObjectIdentifier(source)) {
+                servedExtra.insert(ObjectIdentifier(source))
+                for event in source.service(ready: requests, now: now) { box.handle(event, now: now) }
+            } else {
+                forBox.append((source, requests))
+            }
+        }
+        for s in extraSources where !servedExtra.contains(ObjectIdentifier(s)) {
+            if let d = s.nextDeadline(), d <= now {
+                for event in s.service(ready: [], now: now) { box.handle(event, now: now) }
+            }
+        }
+        box.serve(forBox, now: now)
+    }
+
+    func signal(_ number: Int32, now: Instant) -> Bool {
+        if number == SIGHUP {
+            onReload?()
+            return true
+        }
+        if simulatedSwitch, number == SIGUSR1 || number == SIGUSR2 {
+            box.handle(.armSwitch(on: number == SIGUSR1), now: now)
+            return true
+        }
+        for step in onShutdown { step() }
+        box.annunciator.silence()
+        return false
+    }
+
+    func endOfTurn(now: Instant) {
+        guard let w = watchdog else { return }
+        if lastPing == nil || now - lastPing! >= .nanoseconds(w.interval.nanoseconds / 2) {
+            w.ping()
+            lastPing = now
+        }
+    }
+}

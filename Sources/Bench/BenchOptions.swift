@@ -1,0 +1,44 @@
+/// The command line of `anchor-bench`.
+struct BenchOptions {
+    enum Mode { case detection, tune, costDriver(fixes: Int) }
+
+    var mode: Mode = .detection
+    var quick = false
+    var data = "/work/shared/data/gps"
+    /// Where the SVG plots go; nil writes none.
+    var plots: String? = "Docs/benchmarks"
+
+    static let usage = """
+        usage: anchor-bench [--quick] [--data DIR] [--plots DIR | --no-plots]
+               anchor-bench --tune [--data DIR]
+               anchor-bench --cost-driver FIXES
+        Replays simulated nights and drags and the real captures through the watch core and
+        the peers' rules, and prints false alarms and alarm delays. --quick is the CI smoke run.
+        """
+
+    struct Refusal: Error, CustomStringConvertible { var description: String }
+
+    init(_ args: [String]) throws(Refusal) {
+        var i = 0
+        func value() throws(Refusal) -> String {
+            i += 1
+            guard i < args.count else { throw Refusal(description: "\(args[i - 1]) needs a value") }
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--quick": quick = true
+            case "--tune": mode = .tune
+            case "--data": data = try value()
+            case "--plots": plots = try value()
+            case "--no-plots": plots = nil
+            case "--cost-driver":
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--cost-driver needs a positive count") }
+                mode = .costDriver(fixes: n)
+            case "-h", "--help": throw Refusal(description: BenchOptions.usage)
+            default: throw Refusal(description: "unknown argument \(args[i])\n" + BenchOptions.usage)
+            }
+            i += 1
+        }
+    }
+}

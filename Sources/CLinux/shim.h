@@ -1,0 +1,4 @@
+/* Linux interfaces Swift's Glibc module leaves out: the event loop's timerfd and signalfd. */
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <signal.h>

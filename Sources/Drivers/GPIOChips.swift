@@ -1,0 +1,73 @@
+import CGPIOShim
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real chips, through libgpiod: finds a line by name (on one chip or on every chip) or by
+/// offset, and requests it for the box.
+public final class GPIOChips: GPIOChipAccess {
+    /// Where chip devices are listed when a line is named without its chip.
+    let deviceDirectory: String
+
+    public init(deviceDirectory: String = "/dev") {
+        self.deviceDirectory = deviceDirectory
+    }
+
+    public func requestInput(_ address: GPIOLineAddress, consumer: String) throws(GPIOError) -> any GPIOInputLine {
+        let (chip, offset) = try resolve(address)
+        var handle: OpaquePointer?
+        let rc = aa_gpio_request_input(chip, offset, consumer, &handle)
+        try GPIOLineRequest.check(rc, chip: chip, line: address.lineLabel)
+        return GPIOLineRequest(handle: handle!, chip: chip, line: address.lineLabel)
+    }
+
+    public func requestOutput(_ address: GPIOLineAddress, consumer: String, high: Bool) throws(GPIOError) -> any GPIOOutputLine {
+        let (chip, offset) = try resolve(address)
+        var handle: OpaquePointer?
+        let rc = aa_gpio_request_output(chip, offset, consumer, high ? 1 : 0, &handle)
+        try GPIOLineRequest.check(rc, chip: chip, line: address.lineLabel)
+        return GPIOLineRequest(handle: handle!, chip: chip, line: address.lineLabel)
+    }
+
+    /// The chip and offset of a line. A name without a chip is searched on every chip, in
+    /// device order; a chip we may not open is remembered so that "not found" is not claimed
+    /// when the truth is "not allowed to look".
+    func resolve(_ address: GPIOLineAddress) throws(GPIOError) -> (chip: String, offset: UInt32) {
+        switch address {
+        case .offset(let offset, let chip):
+            try GPIOLineRequest.check(aa_gpio_chip_check(chip), chip: chip, line: address.lineLabel)
+            return (chip, offset)
+        case .named(let name, let chip?):
+            try GPIOLineRequest.check(aa_gpio_chip_check(chip), chip: chip, line: name)
+            let offset = aa_gpio_find_line(chip, name)
+            if offset == -ENOENT { throw .lineNotFound(line: name) }
+            try GPIOLineRequest.check(offset, chip: chip, line: name)
+            return (chip, UInt32(offset))
+        case .named(let name, nil):
+            let chips = chipDevices()
+            guard !chips.isEmpty else { throw .chipMissing(chip: "on this board") }
+            var refused: GPIOError?
+            for chip in chips {
+                let offset = aa_gpio_find_line(chip, name)
+                if offset >= 0 { return (chip, UInt32(offset)) }
+                if offset == -EACCES || offset == -EPERM { refused = .permissionDenied(chip: chip) }
+            }
+            throw refused ?? .lineNotFound(line: name)
+        }
+    }
+
+    /// Paths of the GPIO chip devices, in numeric order (gpiochip2 before gpiochip10).
+    func chipDevices() -> [String] {
+        guard let dir = opendir(deviceDirectory) else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("gpiochip"), let n = Int(name.dropFirst("gpiochip".count)) { numbers.append(n) }
+        }
+        return numbers.sorted().map { "\(deviceDirectory)/gpiochip\($0)" }
+    }
+}

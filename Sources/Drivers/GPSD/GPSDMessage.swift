@@ -1,0 +1,84 @@
+/// What one line from gpsd said, as far as the box cares. The class and the DEVICE fields come
+/// from the raw JSON line, because libgps 3.22 drops a DEVICE with `"activated":0` (a receiver
+/// that went away) before the client sees it; the TPV's numbers come from libgps.
+public enum GPSDMessage: Hashable, Sendable {
+    case tpv(GPSDFix)
+    /// A receiver appeared (`active`) or went away.
+    case device(path: String, active: Bool)
+    /// The receivers gpsd knows, sent once on connect.
+    case devices(count: Int)
+    case version(release: String)
+    /// gpsd refused a request or complained.
+    case error(message: String)
+    /// Anything else (SKY, WATCH, GST, AIS...): proof that gpsd talks, nothing more.
+    case other(className: String)
+}
+
+/// Field lookups over one compact JSON object line as gpsd writes it. Not a JSON parser: it finds
+/// top-level-looking `"key":value` pairs by text, which is enough for the few string and number
+/// fields read here and never trusts anything else.
+public struct GPSDLine: Sendable {
+    public let text: String
+
+    public init(_ text: String) { self.text = text }
+
+    /// The `class` of the object, if the line has one.
+    public var className: String? { string("class") }
+
+    /// The first string value of `key`.
+    public func string(_ key: String) -> String? {
+        guard let start = valueStart(key), text[start] == "\"" else { return nil }
+        let from = text.index(after: start)
+        guard let end = text[from...].firstIndex(of: "\"") else { return nil }
+        return String(text[from..<end])
+    }
+
+    /// The first value of `key` if it is a number (not a string).
+    public func number(_ key: String) -> Double? {
+        guard let start = valueStart(key), text[start] != "\"" else { return nil }
+        let digits = text[start...].prefix { "+-.0123456789eE".contains($0) }
+        return Double(digits)
+    }
+
+    /// How many times `"key":` occurs.
+    public func count(_ key: String) -> Int {
+        var n = 0
+        var rest = text[...]
+        let needle = "\"\(key)\":"
+        while let r = rest.firstRange(of: needle) {
+            n += 1
+            rest = rest[r.upperBound...]
+        }
+        return n
+    }
+
+    private func valueStart(_ key: String) -> String.Index? {
+        guard let r = text.firstRange(of: "\"\(key)\":") else { return nil }
+        let start = text[r.upperBound...].firstIndex { $0 != " " }
+        return start
+    }
+}
+
+extension GPSDMessage {
+    /// Classifies a raw line; `tpv` supplies the fix libgps decoded from the same line.
+    public static func parse(_ line: GPSDLine, tpv: () -> GPSDFix) -> GPSDMessage? {
+        guard let cls = line.className else { return nil }
+        switch cls {
+        case "TPV":
+            return .tpv(tpv())
+        case "DEVICE":
+            // "activated" is a timestamp string while the device is active and the number 0
+            // once it is gone.
+            let gone = line.number("activated") == 0
+            return .device(path: line.string("path") ?? "", active: !gone)
+        case "DEVICES":
+            return .devices(count: line.count("path"))
+        case "VERSION":
+            return .version(release: line.string("release") ?? "")
+        case "ERROR":
+            return .error(message: line.string("message") ?? "")
+        default:
+            return .other(className: cls)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Glibc
+
+/// A non-blocking TCP connect to gpsd's address, offered to the loop's poll. libgps connects
+/// with a blocking connect(), which on an unreachable host would stall the loop for the kernel's
+/// SYN timeout (minutes); the probe finds out first, without blocking, whether the address
+/// accepts, and only then hands libgps its numeric form.
+final class TCPConnectProbe {
+    enum Outcome: Equatable {
+        case inProgress
+        /// Accepted: the numeric address libgps should open.
+        case connected(numericHost: String)
+        case failed(GPSDSocketError)
+    }
+
+    private(set) var fd: Int32 = -1
+    private var address = sockaddr_storage()
+    private var length = socklen_t(0)
+
+    /// The addresses `host` names, numeric form first. For a name that is neither numeric nor in
+    /// /etc/hosts this asks the resolver, which can block (see the report: use an address).
+    static func resolve(host: String, port: UInt16) -> [sockaddr_storage]? {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
+        defer { freeaddrinfo(first) }
+        var out: [sockaddr_storage] = []
+        var p: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = p {
+            var storage = sockaddr_storage()
+            withUnsafeMutableBytes(of: &storage) { dst in
+                dst.copyMemory(from: UnsafeRawBufferPointer(start: ai.pointee.ai_addr, count: Int(ai.pointee.ai_addrlen)))
+            }
+            out.append(storage)
+            p = ai.pointee.ai_next
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    init(address: sockaddr_storage) {
+        self.address = address
+        self.length = socklen_t(address.ss_family == sa_family_t(AF_INET6)
+            ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+    }
+
+    deinit { close() }
+
+    /// Starts the connect. Loopback often answers at once (connected or refused).
+    func start() -> Outcome {
+        do {
+            fd = try GPSDSocketError.check("socket") {
+                socket(Int32(address.ss_family), Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            }
+        } catch {
+            return .failed(error)
+        }
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+        }
+        if r == 0 { return connected() }
+        switch errno {
+        // EINTR on a non-blocking connect: the connection still proceeds asynchronously.
+        case EINPROGRESS, EINTR: return .inProgress
+        case let e: return .failed(GPSDSocketError(call: "connect", errno: e))
+        }
+    }
+
+    /// Called when poll says the socket is writable or failed.
+    func finish() -> Outcome {
+        var err: Int32 = 0
+        var len = socklen_t(MemoryLayout<Int32>.size)
+        do {
+            _ = try GPSDSocketError.check("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) }
+        } catch {
+            return .failed(error)
+        }
+        if err == EINPROGRESS || err == EALREADY { return .inProgress }
+        if err != 0 { return .failed(GPSDSocketError(call: "connect", errno: err)) }
+        return connected()
+    }
+
+    private func connected() -> Outcome {
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST)
+            }
+        }
+        close()
+        guard r == 0 else { return .failed(GPSDSocketError(call: "getnameinfo", errno: EINVAL)) }
+        let text = host.withUnsafeBufferPointer { buf in
+            String(decoding: UnsafeRawBufferPointer(buf).prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return .connected(numericHost: text)
+    }
+
+    /// Closes the probe socket. Never retried on EINTR: on Linux the descriptor is gone anyway.
+    func close() {
+        if fd >= 0 { _ = Glibc.close(fd) }
+        fd = -1
+    }
+}

@@ -1,0 +1,193 @@
+@testable import Appliance
+import Drivers
+import Signals
+import WatchCore
+import XCTest
+
+/// The order in which the box carries out the watch's actions: the product's rules.
+final class BoxTests: XCTestCase {
+    /// Everything that happens to the outside world, in order.
+    final class Trace {
+        var events: [String] = []
+    }
+
+    final class FakeBuzzer: BuzzerLine {
+        let trace: Trace
+        init(_ t: Trace) { trace = t }
+        func set(on: Bool) { trace.events.append(on ? "buzzer on" : "buzzer off") }
+    }
+
+    final class FakeSiren: SoundOutput {
+        let trace: Trace
+        init(_ t: Trace) { trace = t }
+        func play(_ pattern: SoundPattern) { trace.events.append("siren \(pattern.repeats ? "loop" : "once")") }
+        func stop() { trace.events.append("siren stop") }
+    }
+
+    final class FakeLog: DecisionLog {
+        let trace: Trace
+        var syncWorks = true
+        var records: [[Action]] = []
+        init(_ t: Trace) { trace = t }
+        func record(_ actions: [Action], now: Instant, wall: Double) -> Bool {
+            records.append(actions)
+            trace.events.append(syncWorks ? "journal synced" : "journal sync failed")
+            return syncWorks
+        }
+        func nextDeadline() -> Instant? { nil }
+        func flushIfDue(now: Instant) {}
+    }
+
+    struct Rig {
+        let trace = Trace()
+        let box: Box
+        let log: FakeLog
+        var now = Instant(seconds: 100)
+
+        init() {
+            log = FakeLog(trace)
+            var s = WatchSettings()
+            s.window = .seconds(20)
+            s.confirmation = .seconds(10)
+            s.majority = 0.6
+            s.minFixes = 3
+            s.radius = 30
+            box = Box(watch: Watch(settings: s), sources: [],
+                      annunciator: Annunciator(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: BasicSounds()),
+                      log: log, wall: { 1_700_000_000 })
+        }
+
+        mutating func fix(east: Double) {
+            let p = east == 0 ? Coordinate(latitude: 54, longitude: 13)
+                : Geodesy.destination(from: Coordinate(latitude: 54, longitude: 13), bearing: 90, distance: Meters(east))
+            box.handle(.reading(GPSReading(mode: .threeD, position: p, accuracy: 5, received: now)), now: now)
+            now = now + .seconds(1)
+            box.serve([], now: now)
+        }
+    }
+
+    func testADecisionIsConfirmedOnlyAfterItsRecordIsDurable() {
+        var rig = Rig()
+        for _ in 0..<5 { rig.fix(east: 0) }
+        rig.trace.events.removeAll()
+        var outcome: DecisionOutcome?
+        rig.box.handle(.decision(.mark(.here)), now: rig.now) { outcome = $0 }
+        let synced = rig.trace.events.firstIndex(of: "journal synced")
+        let chirp = rig.trace.events.firstIndex(of: "siren once")
+        XCTAssertNotNil(synced)
+        XCTAssertNotNil(chirp)
+        XCTAssertLessThan(synced!, chirp!, "the chirp confirms a durable decision: \(rig.trace.events)")
+        guard case .accepted(let receipt, let saved) = outcome else { return XCTFail("no receipt") }
+        XCTAssertTrue(saved)
+        XCTAssertNotNil(receipt.anchor)
+    }
+
+    func testTheAlarmSoundsBeforeAnyJournalWrite() {
+        var rig = Rig()
+        for _ in 0..<5 { rig.fix(east: 0) }
+        rig.box.handle(.decision(.mark(.here)), now: rig.now)
+        rig.box.handle(.armSwitch(on: true), now: rig.now)
+        rig.trace.events.removeAll()
+        for _ in 0..<30 where rig.box.watch.alarm.kind != .ringing { rig.fix(east: 60) }
+        XCTAssertEqual(rig.box.watch.alarm.kind, .ringing)
+        let loop = rig.trace.events.firstIndex(of: "siren loop")
+        let buzz = rig.trace.events.firstIndex(of: "buzzer on")
+        let lastSyncBefore = rig.trace.events.lastIndex(of: "journal synced")
+        XCTAssertNotNil(loop)
+        XCTAssertNotNil(buzz)
+        XCTAssertNotNil(lastSyncBefore)
+        XCTAssertLessThan(loop!, lastSyncBefore!, "the siren starts before the alarm's record is written: \(rig.trace.events)")
+        XCTAssertLessThan(buzz!, lastSyncBefore!)
+    }
+
+    func testAFailedSyncIsNeverReportedAsSavedAndRaisesTheJournalFault() {
+        var rig = Rig()
+        for _ in 0..<5 { rig.fix(east: 0) }
+        rig.log.syncWorks = false
+        var outcome: DecisionOutcome?
+        rig.box.handle(.decision(.mark(.here)), now: rig.now) { outcome = $0 }
+        guard case .accepted(_, let saved) = outcome else { return XCTFail("no receipt") }
+        XCTAssertFalse(saved)
+        XCTAssertNotNil(rig.box.watch.faults[.journal])
+        XCTAssertTrue(rig.box.watch.faultSounding)
+        XCTAssertNotNil(rig.box.watch.anchor, "the box keeps watching from memory")
+    }
+
+    func testARefusalIsAnsweredAtOnceWithoutTheJournal() {
+        var rig = Rig()
+        var outcome: DecisionOutcome?
+        rig.box.handle(.decision(.release), now: rig.now) { _ in }
+        rig.log.records.removeAll()
+        rig.trace.events.removeAll()
+        rig.box.handle(.armSwitch(on: true), now: rig.now) { outcome = $0 }
+        XCTAssertEqual(outcome, .refused(.noAnchor))
+        XCTAssertEqual(rig.trace.events.first, "siren once", "the refusal chirp")
+    }
+
+    func testSwitchOffStopsTheAlarmAndLeavesTheBuzzerLow() {
+        var rig = Rig()
+        for _ in 0..<5 { rig.fix(east: 0) }
+        rig.box.handle(.decision(.mark(.here)), now: rig.now)
+        rig.box.handle(.armSwitch(on: true), now: rig.now)
+        for _ in 0..<30 where rig.box.watch.alarm.kind != .ringing { rig.fix(east: 60) }
+        rig.trace.events.removeAll()
+        rig.box.handle(.armSwitch(on: false), now: rig.now)
+        XCTAssertTrue(rig.trace.events.contains("siren stop") || rig.trace.events.contains("siren once"))
+        XCTAssertFalse(rig.box.annunciator.isAlarmSounding)
+        // After the disarm chirp ends, the line is low.
+        rig.now = rig.now + .seconds(2)
+        rig.box.serve([], now: rig.now)
+        XCTAssertEqual(rig.trace.events.last { $0.hasPrefix("buzzer") }, "buzzer off")
+    }
+
+    func testTheAlarmBuzzIsPointTwoSecondsOnAndOff() {
+        let p = BasicSounds().alarm
+        let start = Instant(seconds: 10)
+        XCTAssertTrue(Annunciator.isOn(p, start: start, at: start))
+        XCTAssertFalse(Annunciator.isOn(p, start: start, at: start + .milliseconds(250)))
+        XCTAssertTrue(Annunciator.isOn(p, start: start, at: start + .milliseconds(4050)))
+        XCTAssertEqual(Annunciator.nextChange(p, start: start, after: start + .milliseconds(50)), start + .milliseconds(200))
+    }
+}
+
+final class ChirpTimingTests: XCTestCase {
+    final class TimedBuzzer: BuzzerLine {
+        var now = Instant.zero
+        var changes: [(Instant, Bool)] = []
+        func set(on: Bool) { changes.append((now, on)) }
+    }
+
+    /// Runs the box as the loop would (wake at each deadline) and records the buzzer line.
+    func testTheMarkChirpPlaysEveryStepOnTheBuzzerLine() {
+        let buzzer = TimedBuzzer()
+        var s = WatchSettings()
+        s.radius = 30
+        let gps = SimulatedGPS(.script(.hold), start: .zero)
+        let box = Box(watch: Watch(settings: s), sources: [gps],
+                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: BasicSounds()), log: nil, wall: { 0 })
+        var now = Instant.zero
+        func runUntil(_ end: Instant) {
+            while let next = box.nextDeadline(now: now), next <= end {
+                now = max(next, now)
+                buzzer.now = now
+                box.serve([], now: now)
+            }
+            now = end
+        }
+        runUntil(Instant(seconds: 30.5))
+        buzzer.changes.removeAll()
+        buzzer.now = now
+        let pressAt = now
+        box.handle(.button(.long), now: now)
+        XCTAssertNotNil(box.watch.anchor)
+        runUntil(now + .seconds(1))
+        let pattern = BasicSounds().chirp(.mark).steps
+        let expected = pattern.map(\.isOn)
+        XCTAssertEqual(buzzer.changes.map(\.1), expected + [false], "every step of the mark chirp, then low")
+        var t = pressAt
+        for (i, step) in pattern.enumerated() where i < buzzer.changes.count {
+            XCTAssertEqual(buzzer.changes[i].0.nanoseconds, t.nanoseconds, accuracy: 1_000_000, "step \(i)")
+            t = t + step.duration
+        }
+    }
+}

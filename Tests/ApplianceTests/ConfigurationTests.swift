@@ -1,0 +1,91 @@
+@testable import Appliance
+import Foundation
+import XCTest
+
+final class ConfigurationTests: XCTestCase {
+    func testAnEmptyFileIsAllDefaults() {
+        let l = Configuration.parse("")
+        XCTAssertEqual(l.problems, [])
+        XCTAssertEqual(l.configuration.watchSettings, Configuration().watchSettings)
+    }
+
+    func testKeysSetTheirValues() {
+        let l = Configuration.parse("""
+            # a comment
+            [watch]
+            radius = 45   # meters
+            window = 30
+            [gps]
+            host = "plotter.local"
+            port = 2948
+            [ring]
+            enabled = false
+            """)
+        XCTAssertEqual(l.problems, [])
+        XCTAssertEqual(l.configuration.watchSettings.radius, 45)
+        XCTAssertEqual(l.configuration.watchSettings.window, .seconds(30))
+        XCTAssertEqual(l.configuration.gpsdHost, "plotter.local")
+        XCTAssertEqual(l.configuration.gpsdPort, 2948)
+        XCTAssertFalse(l.configuration.ringEnabled)
+    }
+
+    func testEveryProblemNamesItsLineAndKeyAndKeepsTheDefault() {
+        let l = Configuration.parse("""
+            [watch]
+            radius = 3
+            wndow = 5
+            snooze = "long"
+            [ring]
+            pixels = 12x
+            enabled = yes
+            [nonsense]
+            this is not a key
+            """)
+        XCTAssertEqual(l.problems, [
+            "Configuration: line 2: watch.radius must be from 5 to 500 m, not 3; using 30",
+            "Configuration: line 3: unknown key watch.wndow",
+            "Configuration: line 4: watch.snooze must be a number, not \"long\"; using 300",
+            "Configuration: line 6: ring.pixels must be a whole number, not 12x; using 12",
+            "Configuration: line 7: ring.enabled must be true or false, not yes; using true",
+            "Configuration: line 8: unknown section [nonsense]",
+            "Configuration: line 9: expected key = value",
+        ])
+        XCTAssertEqual(l.configuration.watchSettings.radius, 30)
+        XCTAssertEqual(l.configuration.ringPixels, 12)
+        for p in l.problems { XCTAssertFalse(p.contains("\u{2014}")) }
+    }
+
+    func testGarbageNeverCrashesTheParser() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let bytes = (0..<Int.random(in: 0..<200, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = Configuration.parse(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    func testAMissingDefaultFileIsDefaultsWithoutAFault() {
+        let l = Configuration.load(path: "/nonexistent/anchor-alert.conf", explicit: false)
+        XCTAssertEqual(l.problems, [])
+        let explicit = Configuration.load(path: "/nonexistent/anchor-alert.conf", explicit: true)
+        XCTAssertEqual(explicit.problems.count, 1)
+    }
+
+    func testTheDefaultFileReadsBackCleanly() {
+        let text = ConfigCommand.defaultFile()
+        // Uncommenting every key must give a clean file with the same values.
+        let uncommented = text.split(separator: "\n").map { line in
+            line.hasPrefix("# ") && line.contains(" = ") && !line.contains("(") ? String(line.dropFirst(2)) : String(line)
+        }.joined(separator: "\n")
+        let l = Configuration.parse(uncommented)
+        XCTAssertEqual(l.problems, [])
+        XCTAssertEqual(l.configuration.watchSettings, Configuration().watchSettings)
+    }
+
+    func testTheDocsListEveryKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let doc = try String(contentsOf: root.appendingPathComponent("Docs/configuration.md"), encoding: .utf8)
+        for key in ConfigurationKey.all {
+            XCTAssertTrue(doc.contains("`\(key.fullName)`"), "Docs/configuration.md lacks \(key.fullName)")
+        }
+    }
+}

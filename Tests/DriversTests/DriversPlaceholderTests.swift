@@ -1,2 +1,0 @@
-import XCTest
-final class DriversPlaceholderTests: XCTestCase { func testBuilds() {} }

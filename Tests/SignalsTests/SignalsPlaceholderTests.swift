@@ -1,2 +1,0 @@
-import XCTest
-final class SignalsPlaceholderTests: XCTestCase { func testBuilds() {} }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# End to end, inside the test VM: the real `anchor-alert run` (simulated GPS, a boat holding)
+# on a gpio-sim chip. The test is the skipper's hand (pulls on the switch and button lines) and
+# ear (a sampler on the buzzer line).
+#   e2e-in-vm.sh ANCHOR_ALERT HELPER SAMPLER
+# Expects `run` to take its lines from the gpio.* keys (chip, buzzer, arm_switch, button,
+# debounce), to request them under the consumer label "anchor-alert", to treat ARM as the
+# contact closed (line low), and to write "Can't arm: no anchor marked", "Anchor marked at ...",
+# "Alarm on" on its standard output. Prints "e2e: N passed, N failed" last.
+set -u
+bin=$1 helper=$2 sampler=$3
+work=/tmp/aa-e2e
+rm -rf "$work"; mkdir -p "$work/journal" "$work/run"
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "e2e ok: $*"; }
+bad() { failed=$((failed + 1)); echo "e2e FAILED: $*"; }
+finish() {
+    [ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null
+    [ -n "${spid:-}" ] && kill "$spid" 2>/dev/null
+    echo "--- anchor-alert's output"; cat "$work/out.log" 2>/dev/null
+    "$helper" remove e2ebox
+    echo "e2e: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+    exit $?
+}
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+# Rising edges on the buzzer between two times (seconds on the boot clock).
+rises() { awk -v a="$1" -v b="$2" '$2 == 1 && $1 >= a && $1 <= b { n++ } END { print n + 0 }' "$work/buzzer.txt"; }
+wait_log() { # PATTERN SECONDS
+    local until=$(awk -v s="$2" '{ print $1 + s }' /proc/uptime)
+    while awk -v u="$until" '{ exit !($1 < u) }' /proc/uptime; do
+        grep -q "$1" "$work/out.log" && return 0
+        sleep 0.1
+    done
+    grep -q "$1" "$work/out.log"
+}
+pull() { echo "pull-$2" > "$sysfs/sim_gpio$1/pull"; }   # line offset, up|down
+
+chip=$("$helper" create e2ebox buzzer arm-switch button) || { bad "can't create a gpio-sim chip"; finish; }
+sysfs=$("$helper" sysfs e2ebox)
+cat > "$work/anchor-alert.conf" <<CONF
+[gpio]
+chip = "$chip"
+buzzer = "buzzer"
+arm_switch = "arm-switch"
+button = "button"
+# Long enough that a burst of shell writes (about 4 ms each under emulation) is one bounce.
+debounce = 0.25
+CONF
+
+"$bin" run --config "$work/anchor-alert.conf" --simulate hold \
+    --journal-dir "$work/journal" --runtime-dir "$work/run" > "$work/out.log" 2>&1 & pid=$!
+
+# Bounded by time, not by tries: under emulation on a busy host a gpioinfo can take a second.
+held=0 deadline=$(awk '{ print int($1) + 30 }' /proc/uptime)
+while [ "$(cut -d. -f1 /proc/uptime)" -lt "$deadline" ]; do
+    held=$(gpioinfo "$chip" | grep -c '"anchor-alert"')
+    [ "$held" -eq 3 ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+done
+if [ "$held" -eq 3 ]; then ok "run holds buzzer, arm switch and button as \"anchor-alert\""
+else bad "run did not request the three lines from the gpio.* keys (held: $held): is GPIO wired into run?"; finish; fi
+[ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "buzzer off at start" || bad "buzzer on at start"
+"$sampler" "$sysfs/sim_gpio0/value" 120 > "$work/buzzer.txt" & spid=$!
+
+# Slide to ARM with no anchor: refused, with its reason and the refusal sound.
+t=$(uptime_s); pull 1 down
+if wait_log "Can't arm: no anchor marked" 5; then ok "ARM without an anchor is refused with its reason"; else bad "no refusal on ARM without an anchor"; fi
+sleep 1
+[ "$(rises "$t" "$(uptime_s)")" -ge 1 ] && ok "the refusal sounds on the buzzer" || bad "no refusal sound on the buzzer"
+pull 1 up; sleep 1
+
+# Mark with a long press (2 s), once the simulated GPS has given a steady reading.
+marked=0
+for attempt in 1 2 3 4 5 6; do
+    t=$(uptime_s); pull 2 down; sleep 2; pull 2 up
+    if wait_log "Anchor marked" 3; then marked=1; break; fi
+done
+if [ $marked -eq 1 ]; then ok "a long press marks the anchor (attempt $attempt)"; else bad "a long press never marked the anchor"; finish; fi
+sleep 1
+[ "$(rises "$t" "$(uptime_s)")" -ge 1 ] && ok "the mark chirp sounds on the buzzer" || bad "no mark chirp on the buzzer"
+
+# Slide to ARM, bouncing: one arm, and its chirp on the buzzer; then nothing more.
+before=$(grep -c "^Alarm on" "$work/out.log")
+t=$(uptime_s)
+for level in down up down up down up down up down; do pull 1 $level; done
+burst_end=$(uptime_s)
+if wait_log "^Alarm on" 5; then ok "sliding the switch arms the box"; else bad "sliding the switch did not arm"; fi
+sleep 2
+after=$(grep -c "^Alarm on" "$work/out.log")
+[ $((after - before)) -eq 1 ] && ok "a bouncing slide arms once" || bad "a bouncing slide armed $((after - before)) times"
+n=$(rises "$t" "$(uptime_s)")
+[ "$n" -ge 1 ] && ok "the arm chirp sounds on the buzzer ($n rising edges; burst $(awk -v a="$t" -v b="$burst_end" 'BEGIN{printf "%.0f", (b-a)*1000}') ms)" || bad "no arm chirp on the buzzer"
+[ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "the chirp ended (not an alarm)" || bad "buzzer still on after the chirp"
+
+# SIGTERM: stops cleanly, buzzer off, lines given back.
+kill -TERM "$pid"; wait "$pid"; rc=$?; pid=
+[ $rc -eq 0 ] && ok "SIGTERM stops run with status 0" || bad "run exited $rc on SIGTERM"
+[ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "buzzer off after SIGTERM" || bad "buzzer on after SIGTERM"
+[ "$(gpioinfo "$chip" | grep -c '"anchor-alert"')" -eq 0 ] && ok "lines given back" || bad "lines still held after exit"
+echo "--- buzzer transitions (boot clock, value)"; cat "$work/buzzer.txt"
+finish

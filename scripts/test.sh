@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what is missing and runs every test: the unit and integration tests (swift test,
+# with real gpsd, ALSA and the journal's crash tests), the GPIO tests inside the gpio-sim VM,
+# and each area's scripted checks (scripts/test-*.sh). `--full` runs the longer suites too.
+# Prints one closing line: "Checks: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+full=""
+[ "${1:-}" = "--full" ] && full="--full"
+passed=0; failed=0; failures=()
+step() {
+    local name=$1; shift
+    local t0=$SECONDS
+    echo "==> $name"
+    if "$@"; then
+        passed=$((passed + 1)); echo "==> $name: passed ($((SECONDS - t0)) s)"
+    else
+        failed=$((failed + 1)); failures+=("$name"); echo "==> $name: FAILED ($((SECONDS - t0)) s)"
+    fi
+}
+
+./scripts/install-deps.sh || { echo "install-deps failed"; exit 1; }
+if [ -x ../shared/vm/run-in-vm.sh ]; then
+    step "VM setup (gpio-sim)" ../shared/vm/run-in-vm.sh --setup
+else
+    echo "==> VM setup: ../shared/vm/run-in-vm.sh not found"; failed=$((failed + 1)); failures+=("VM setup")
+fi
+step "build" swift build --build-tests
+# The gpsd tests run in scripts/test-gpsd.sh, with its prerequisite and leftover checks.
+step "swift test" swift test --skip-build --skip "DriversTests.GPSD"
+for t in scripts/test-*.sh; do
+    [ -e "$t" ] || continue
+    step "$(basename "$t" .sh)" "$t" $full
+done
+
+echo
+[ ${#failures[@]} -gt 0 ] && printf 'Failed: %s\n' "${failures[@]}"
+echo "Checks: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
