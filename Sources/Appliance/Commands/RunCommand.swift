@@ -118,8 +118,16 @@ enum RunCommand: Command {
             // The switch's position at start is a decision, as with the real one.
             box.handle(.armSwitch(on: on), now: now)
         }
+        // systemd (Type=notify, WatchdogSec=): ready once the loop is about to turn; pinged from
+        // the loop itself at half the interval, so a stalled loop gets the service restarted.
+        let systemd = Systemd()
+        if config.watchdogEnabled, let interval = systemd.watchdogInterval {
+            runtime.watchdog = (interval, { _ = try? systemd.pingWatchdog() })
+        }
         box.refresh(now: now)
+        _ = try? systemd.ready(status: "Anchor Alert: watching")
         loop.run(runtime)
+        _ = try? systemd.stopping(status: "Anchor Alert: stopped")
         print("Anchor Alert: stopped")
         return ExitCode.ok
     }
