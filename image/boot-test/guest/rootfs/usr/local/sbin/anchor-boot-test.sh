@@ -72,10 +72,30 @@ rings_within() {   # rings_within SECONDS -> 0 when the line toggled on and off 
 
 # The skipper's hands, on the simulated header: a long press of the button marks the anchor,
 # sliding the switch to ARM arms. Both inputs idle high (pull-ups); pressed and armed are low.
-mark_and_arm() {
+# The box's own log (its journal lines) says when each took.
+said() {   # said PATTERN SECONDS -> 0 once the service's log of this boot has a matching line
+    local end=$(( $(date +%s) + $2 ))
+    while [ "$(date +%s)" -lt "$end" ]; do
+        journalctl -b -u "$SERVICE" --no-pager -o cat 2>/dev/null | grep -q -- "$1" && return 0
+        sleep 2
+    done
+    return 1
+}
+long_press() {
     /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO22 down; sleep 2.5
     /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO22 up; sleep 1
+}
+mark_and_arm() {
+    # A mark needs a usable GPS reading: give gpsd and the box a few fixes first.
+    sleep 15
+    long_press
+    if ! said '^Holding' 60; then
+        report "  no \"Holding\" 60 s after the long press; pressing again"
+        long_press
+        said '^Holding' 60 || report "  still no \"Holding\""
+    fi
     /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO27 down
+    said '^Alarm on' 30 || report "  no \"Alarm on\" 30 s after sliding the switch to ARM"
 }
 
 report "boot $BOOT of the $MODE boot test, kernel $(uname -r), $(uptime_s) s since the kernel started"
