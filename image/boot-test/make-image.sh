@@ -38,10 +38,8 @@ fi
 BASE=$IMAGE_CACHE/boot-base
 PACKAGES=(systemd-sysv udev kmod procps gpsd python3-minimal gpiod adduser init-system-helpers
           libasound2 libgpiod2 libgps28 libsystemd0 e2fsprogs)
-# The recipe's hash: the package list, the kernel, and the guest files and system settings.
-stamp=$( { printf '%s\n' "${PACKAGES[@]}" "$KVER"; sha256sum "$GPIO_SIM" "$0";
-           find "$HERE/guest" "$HERE/../system" -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum; } |
-         sha256sum | cut -c1-16)
+# The recipe's hash: the package list, the kernel and its gpio-sim module.
+stamp=$( { printf '%s\n' "${PACKAGES[@]}" "$KVER" base-v1; sha256sum "$GPIO_SIM"; } | sha256sum | cut -c1-16)
 exec 9>"$IMAGE_CACHE/.boot-base.lock"; flock 9
 if [ ! -f "$BASE/.anchor-stamp" ] || [ "$(cat "$BASE/.anchor-stamp")" != "$stamp" ]; then
     say "mmdebstrap the boot test's base root (Debian 12, systemd)"
@@ -58,24 +56,8 @@ if [ ! -f "$BASE/.anchor-stamp" ] || [ "$(cat "$BASE/.anchor-stamp")" != "$stamp
         kernel/fs/mbcache.ko kernel/lib kernel/crypto kernel/drivers/input/misc 2>/dev/null) | tar -xf - -C "$R$M"
     mkdir -p "$R$M/updates" && cp "$GPIO_SIM" "$R$M/updates/"
     depmod -b "$R" "$KVER"
-    # The image's own settings, exactly as the Pi image gets them.
-    "$HERE/../system/install-system-files.sh" "$R" >&2
-    # The test's stand-ins and its runner.
-    cp -r "$HERE/guest/rootfs/." "$R/"
-    install -m 755 "$SHARED/vm/gpio-sim-chip.sh" "$R/usr/local/sbin/gpio-sim-chip.sh"
-    mkdir -p "$R/usr/local/share/anchor-test"
-    grep '^\$GPRMC' "$SHARED/data/gps/avnav/segments/nmea-20130630_L7478-9454_leaving-berth.log" \
-        > "$R/usr/local/share/anchor-test/drag.nmea"
-    chroot "$R" systemctl enable anchor-test-gpio.service gps-feeder.service anchor-boot-test.service \
-        anchor-standin.service >/dev/null
-    chroot "$R" systemctl enable gpsd.service >/dev/null 2>&1 || true
-    # No login prompts or network waits in a test machine; an empty root password for debugging.
-    chroot "$R" systemctl mask getty@tty1.service serial-getty@ttyS0.service systemd-timesyncd.service >/dev/null 2>&1 || true
     chroot "$R" passwd -d root >/dev/null
     echo anchor-twin > "$R/etc/hostname"
-    # As on the Pi (image/system/fstab.append), with a longer device wait: emulation is slow.
-    printf '%s\n' "/dev/vda / ext4 rw,noatime,errors=remount-ro 0 1" \
-        "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=90s 0 2" > "$R/etc/fstab"
     echo "$KVER" > "$R/.anchor-kver"
     echo "$stamp" > "$R/.anchor-stamp"
     mv "$R" "$BASE"
@@ -85,6 +67,23 @@ flock -u 9
 # ---------------------------------------------------------------- this run's disks
 work=$(mktemp -d "$IMAGE_CACHE/boot-root.XXXXXX"); trap 'rm -rf "$work"' EXIT
 cp -a "$BASE/." "$work/"
+R=$work
+# The image's own settings, exactly as the Pi image gets them.
+"$HERE/../system/install-system-files.sh" "$R" >&2
+# The test's stand-ins and its runner.
+cp -r "$HERE/guest/rootfs/." "$R/"
+install -m 755 "$SHARED/vm/gpio-sim-chip.sh" "$R/usr/local/sbin/gpio-sim-chip.sh"
+mkdir -p "$R/usr/local/share/anchor-test"
+grep '^\$GPRMC' "$SHARED/data/gps/avnav/segments/nmea-20130630_L7478-9454_leaving-berth.log" \
+    > "$R/usr/local/share/anchor-test/drag.nmea"
+chroot "$R" systemctl enable anchor-test-gpio.service gps-feeder.service anchor-boot-test.service \
+    anchor-standin.service gpsd.service >/dev/null 2>&1 || die "could not enable the test's units"
+# No login prompts, no network time, no scrub of LVM snapshots (there are none) in a test machine.
+chroot "$R" systemctl mask getty@tty1.service serial-getty@ttyS0.service getty-static.service \
+    systemd-timesyncd.service e2scrub_reap.service >/dev/null 2>&1 || true
+# As on the Pi (image/system/fstab.append), with a longer device wait: emulation is slow.
+printf '%s\n' "/dev/vda / ext4 rw,noatime,errors=remount-ro 0 1" \
+    "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=90s 0 2" > "$R/etc/fstab"
 cp "$DEB" "$work/root/"
 # Installed the way the image recipe installs it (no systemd running: enabled, not started).
 chroot "$work" dpkg -i "/root/${DEB##*/}" >&2 || die "dpkg -i of the package failed in the test root"

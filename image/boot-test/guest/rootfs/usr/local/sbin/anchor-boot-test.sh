@@ -92,7 +92,10 @@ mark_and_arm() {
     if ! said '^Holding' 60; then
         report "  no \"Holding\" 60 s after the long press; pressing again"
         long_press
-        said '^Holding' 60 || report "  still no \"Holding\""
+        if ! said '^Holding' 60; then
+            report "  still no \"Holding\"; the box, gpsd and the feeder said:"
+            journalctl -b -u "$SERVICE" -u gpsd -u gps-feeder --no-pager -n 40 -o short-monotonic | sed 's/^/    /' > $OUT
+        fi
     fi
     /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO27 down
     said '^Alarm on' 30 || report "  no \"Alarm on\" 30 s after sliding the switch to ARM"
