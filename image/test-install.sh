@@ -54,7 +54,12 @@ check "unit installed" test -f /usr/lib/systemd/system/anchor-alert.service
 check "udev rule installed" test -f /usr/lib/udev/rules.d/60-anchor-alert.rules
 check "default configuration is a conffile" sh -c 'dpkg-query -W -f="\${Conffiles}" anchor-alert | grep -q /etc/anchor-alert/anchor-alert.conf'
 check "md5sums verify" dpkg --verify anchor-alert
-check "systemd-analyze verify anchor-alert.service" sh -c 'out=$(systemd-analyze verify anchor-alert.service 2>&1); echo "$out" >&2; ! echo "$out" | grep -q "anchor-alert.service"'
+if out=$(systemd-analyze verify --man=no anchor-alert.service 2>&1) && [ -z "$out" ]; then
+    check "systemd-analyze verify anchor-alert.service: no complaint" true
+else
+    check "systemd-analyze verify anchor-alert.service: no complaint" false
+    echo "$out" | head -10 | sed 's/^/    /'
+fi
 
 echo "# a skipper's edit" >> /etc/anchor-alert/anchor-alert.conf
 check "reinstall keeps an edited conffile" sh -c 'dpkg -i --force-confold '"$deb"' && grep -q "a skipper" /etc/anchor-alert/anchor-alert.conf'
