@@ -81,6 +81,9 @@ chroot "$R" systemctl enable anchor-test-gpio.service gps-feeder.service anchor-
 # No login prompts, no network time, no scrub of LVM snapshots (there are none) in a test machine.
 chroot "$R" systemctl mask getty@tty1.service serial-getty@ttyS0.service getty-static.service \
     systemd-timesyncd.service e2scrub_reap.service >/dev/null 2>&1 || true
+# Every Pi OS image has these; minbase has none, and without them "localhost" (gpsd's host)
+# does not resolve.
+printf '%s\n' "127.0.0.1 localhost" "::1 localhost ip6-localhost ip6-loopback" "127.0.1.1 anchor-twin" > "$R/etc/hosts"
 # As on the Pi (image/system/fstab.append), with a longer device wait: emulation is slow.
 printf '%s\n' "/dev/vda / ext4 rw,noatime,errors=remount-ro 0 1" \
     "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=90s 0 2" > "$R/etc/fstab"
