@@ -124,11 +124,11 @@ else
     fail "boot $BOOT: /var/lib/anchor-alert is not on the data partition"
 fi
 if [ "$MODE" = full ]; then
-    if systemctl show -p After anchor-alert.service | grep -q 'var-lib-anchor\\x2dalert.mount' &&
+    if systemctl show -p After anchor-alert.service | grep -q 'x2dalert\.mount' &&
        systemctl show -p After anchor-alert.service | grep -q 'gpsd.service'; then
         ok "boot $BOOT: the watch starts after gpsd and after the journal's partition is mounted"
     else
-        fail "boot $BOOT: anchor-alert.service is not ordered after gpsd and var-lib-anchor\\x2dalert.mount"
+        fail "boot $BOOT: anchor-alert.service is not ordered after gpsd and the journal's mount: $(systemctl show -p After anchor-alert.service)"
     fi
 fi
 # Where the boot's time goes, under emulation: for the report, not a check.
