@@ -39,6 +39,8 @@ cleanup() {
     rm -rf "$RUN"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 "$HERE/make-image.sh" "$DEB" "$RUN" >&2 || die "could not make the disks"
 T_IMAGE=$(elapsed)
 KVER=$(cat "$RUN/kernel-version")
