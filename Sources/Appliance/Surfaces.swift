@@ -35,7 +35,6 @@ enum Surfaces {
         if !config.buzzerEnabled { set.insert(.buzzer) }
         if !config.switchEnabled { set.insert(.armSwitch) }
         if !config.buttonEnabled { set.insert(.button) }
-        if !config.watchdogEnabled { set.insert(.watchdog) }
         return set
     }
 

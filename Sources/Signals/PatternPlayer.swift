@@ -45,7 +45,13 @@ public struct PatternPlayer: Hashable, Sendable {
         let current = isOn(at: now)
         // Scan boundaries from the current cycle on; two cycles are enough to find a change in
         // a repeating pattern, and a chirp's only candidates lie in its one cycle.
-        let cycleStart = startedAt + (pattern.repeats ? (now - startedAt) - offset(of: now, in: pattern) : .zero)
+        // Spelled out in steps: Swift 6.0 (the Pi's compiler) can't type the one-line ternary.
+        var intoCycle = Duration.zero
+        if pattern.repeats {
+            let elapsed: Duration = now - startedAt
+            intoCycle = elapsed - offset(of: now, in: pattern)
+        }
+        let cycleStart = startedAt + intoCycle
         let cycles = pattern.repeats ? 2 : 1
         var boundary = cycleStart
         for _ in 0..<cycles {

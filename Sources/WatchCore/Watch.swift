@@ -150,7 +150,7 @@ public struct Watch: Sendable {
 
     private func plausible(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
         let dt = max((reading.received - previous.received).seconds, 0)
-        let slack = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
+        let slack: Double = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
         return Geodesy.distance(from, to).value <= settings.maxPlausibleSpeed * dt + slack
     }
 

@@ -36,6 +36,7 @@ final class BoxTests: XCTestCase {
         }
         func nextDeadline() -> Instant? { nil }
         func flushIfDue(now: Instant) {}
+        func takeEvents() -> [Event] { [] }
     }
 
     struct Rig {

@@ -88,4 +88,11 @@ final class ConfigurationTests: XCTestCase {
             XCTAssertTrue(doc.contains("`\(key.fullName)`"), "Docs/configuration.md lacks \(key.fullName)")
         }
     }
+
+    func testThePackagedConffileIsTheDefaultFile() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let shipped = try String(contentsOf: root.appendingPathComponent("image/deb/anchor-alert.conf"), encoding: .utf8)
+        XCTAssertEqual(shipped, ConfigCommand.defaultFile(),
+                       "regenerate with: anchor-alert config --defaults > image/deb/anchor-alert.conf")
+    }
 }

@@ -152,9 +152,26 @@ enum RunCommand: Command {
             // The switch's position at start is a decision, as with the real one.
             box.handle(.armSwitch(on: on), now: now)
         }
+        // systemd (Type=notify, WatchdogSec=): ready once the loop is about to turn; pinged from
+        // the loop itself at half the interval, so a stalled loop gets the service restarted.
+        let systemd = Systemd()
+        if let interval = systemd.watchdogInterval {
+            runtime.watchdog = (interval, { _ = try? systemd.pingWatchdog() })
+        }
         box.refresh(now: now)
+        _ = try? systemd.ready(status: "Anchor Alert: watching")
+        // `systemctl status` says what the box says, in its words, whenever that changes.
+        let beforeStatus = box.onActions
+        box.onActions = { [unowned box] actions, now in
+            beforeStatus?(actions, now)
+            guard actions.contains(where: { if case .verdictChanged = $0 { true } else if case .alarmChanged = $0 { true } else { false } })
+            else { return }
+            let s = box.watch.status(at: now)
+            _ = try? systemd.status("\(Copy.verdict(s.verdict.kind)). \(Copy.alarm(s.alarm, now: now)). \(s.wontRing)")
+        }
         loop.run(runtime)
         let seconds = (SystemClock.now() - now).seconds
+        _ = try? systemd.stopping(status: "Anchor Alert: stopped")
         Console.out("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
         return ExitCode.ok
     }

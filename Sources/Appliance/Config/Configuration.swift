@@ -9,7 +9,8 @@ struct Configuration: Sendable {
     var watchSettings = WatchSettings()
 
     var gpsSource = "gpsd"
-    var gpsdHost = "localhost"
+    /// An address, not a name: a name needs /etc/hosts and a lookup that could block.
+    var gpsdHost = "127.0.0.1"
     var gpsdPort = 2947
     /// Seconds without any report from the receiver before it is called gone.
     var reportsStoppedAfter = 15.0
@@ -61,7 +62,6 @@ struct Configuration: Sendable {
     var bowOffset = 1.0
     var boatLength = 10.0
 
-    var watchdogEnabled = true
 }
 
 /// The result of reading a configuration file: the configuration (defaults where the file

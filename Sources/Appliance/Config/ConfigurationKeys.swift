@@ -77,7 +77,7 @@ extension ConfigurationKey {
         number("watch", "max_plausible_speed", 1...100, "m/s", "Faster apparent jumps are a receiver gone mad, not evidence", \.watchSettings.maxPlausibleSpeed),
 
         text("gps", "source", ["gpsd", "simulated"], "Where fixes come from: gpsd, or the simulated boat of the demo", \.gpsSource),
-        text("gps", "host", nil, "gpsd's host", \.gpsdHost),
+        text("gps", "host", nil, "gpsd's host: an address (a name needs /etc/hosts and may block on a lookup)", \.gpsdHost),
         integer("gps", "port", 1...65535, "gpsd's port", \.gpsdPort),
         number("gps", "reports_stopped_after", 2...600, "s", "No report from the receiver this long: the receiver fault", \.reportsStoppedAfter),
         number("gps", "clock_tolerance", 1...86_400, "s", "GPS time this far from the system clock: the clock fault", \.clockTolerance),
@@ -123,7 +123,5 @@ extension ConfigurationKey {
 
         number("boat", "bow_offset", 0...50, "m", "From the GPS antenna to the bow roller", \.bowOffset),
         number("boat", "length", 2...100, "m", "Boat length, for the alert radius from rode and depth", \.boatLength),
-
-        flag("watchdog", "enabled", "Ping systemd's watchdog from the event loop", \.watchdogEnabled),
     ]
 }

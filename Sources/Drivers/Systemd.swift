@@ -1,0 +1,96 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells systemd how the box is doing through libsystemd's `sd_notify`: ready once the loop
+/// runs, a status line for `systemctl status`, a watchdog ping, and stopping.
+///
+/// The unit is `Type=notify` with `WatchdogSec=`: systemd restarts the service when the pings
+/// stop, so the ping must come from the event loop itself (its own timer, at `pingInterval`),
+/// never from a helper thread that would keep pinging while the loop is stuck.
+///
+/// Outside systemd (a shell, a test, `replay`) `NOTIFY_SOCKET` is unset: every call does
+/// nothing and says `.notSupervised`, and `watchdogInterval` is nil.
+public struct Systemd: Sendable {
+    /// What became of one notification.
+    public enum Delivery: Equatable, Sendable {
+        case sent
+        /// No service manager is listening (`NOTIFY_SOCKET` unset): nothing to do.
+        case notSupervised
+    }
+
+    public struct NotifyError: Error, Equatable, CustomStringConvertible {
+        public var errno: Int32
+        public var message: String
+        public var description: String { "systemd notification failed: \(message) (errno \(errno))" }
+    }
+
+    /// The span systemd waits for a ping before it kills and restarts the service, when this
+    /// process is the one it watches (`WatchdogSec=` in the unit); nil when nobody watches.
+    public let watchdogInterval: Duration?
+
+    /// How often the loop should ping: half the watchdog interval, as sd_watchdog_enabled(3)
+    /// advises, so one late turn of the loop does not cost a restart.
+    public var pingInterval: Duration? {
+        guard let w = watchdogInterval else { return nil }
+        return .nanoseconds(w.nanoseconds / 2)
+    }
+
+    /// Reads the watchdog settings from the environment systemd gave this process. The
+    /// environment is left as it is (no `unset_environment`), so later notifications still
+    /// find the socket.
+    public init() {
+        var usec: UInt64 = 0
+        // > 0: watched, with the interval; 0: not watched (or meant for another PID); < 0: a
+        // malformed WATCHDOG_USEC, which is treated as not watched rather than as a fatal error.
+        if sd_watchdog_enabled(0, &usec) > 0, usec > 0, usec <= UInt64(Int64.max / 1_000) {
+            watchdogInterval = .nanoseconds(Int64(usec) * 1_000)
+        } else {
+            watchdogInterval = nil
+        }
+    }
+
+    /// The loop has started and is reading its inputs: systemd may start what is ordered after us.
+    @discardableResult
+    public func ready(status: String) throws -> Delivery {
+        try notify("READY=1\nSTATUS=\(Self.oneLine(status))")
+    }
+
+    /// The one line `systemctl status anchor-alert` shows; the words a skipper would read.
+    @discardableResult
+    public func status(_ text: String) throws -> Delivery {
+        try notify("STATUS=\(Self.oneLine(text))")
+    }
+
+    /// "The loop is still turning." Call from the loop's own timer, every `pingInterval`.
+    @discardableResult
+    public func pingWatchdog() throws -> Delivery {
+        try notify("WATCHDOG=1")
+    }
+
+    /// The loop is shutting down on purpose (SIGTERM): systemd will not count it as a crash.
+    @discardableResult
+    public func stopping(status: String) throws -> Delivery {
+        try notify("STOPPING=1\nSTATUS=\(Self.oneLine(status))")
+    }
+
+    /// sd_notify's protocol is newline-separated assignments: a newline inside the status would
+    /// start a new assignment.
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+
+    /// sd_notify returns a negative errno on failure, 0 when there is no socket, > 0 when sent.
+    /// EINTR policy: retry. A notification is a single datagram and each one is idempotent
+    /// (READY, STATUS, WATCHDOG twice mean the same as once), so a retry cannot do harm.
+    private func notify(_ state: String) throws -> Delivery {
+        while true {
+            let r = sd_notify(0, state)
+            if r > 0 { return .sent }
+            if r == 0 { return .notSupervised }
+            if -r == EINTR { continue }
+            throw NotifyError(errno: -r, message: String(cString: strerror(-r)))
+        }
+    }
+}

@@ -1,0 +1,184 @@
+#!/bin/bash
+# The boot test's guest side (see image/boot-test/boot-test.sh for the host side).
+#
+# anchor.test=trivial on the kernel command line checks the machine itself with a stand-in
+# notify service; anchor.test=full checks anchor-alert.service:
+#   boot 1: comes up by itself and says ready; rings on the buzzer line when the boat drags;
+#           a frozen loop (SIGSTOP) is restarted by the watchdog, and the new process rings
+#           again; then asks the host for a hard reset ("RESET-NOW")
+#   boot 2: comes up by itself again, its journal on the data partition, and rings again
+# Each result is a line on /dev/virtio-ports/results: "ok NAME", "FAIL NAME: why",
+# "time NAME SECONDS", and at the end "boot test: N passed, M failed".
+set -u
+OUT=/dev/virtio-ports/results
+STATE=/var/lib/anchor-test
+mkdir -p "$STATE" /run/anchor-test
+MODE=$(sed -n 's/.*anchor\.test=\([a-z]*\).*/\1/p' /proc/cmdline)
+case $MODE in
+    trivial) SERVICE=anchor-standin.service;;
+    full) SERVICE=anchor-alert.service;;
+    *) echo "boot test: no anchor.test= mode on the kernel command line" > $OUT; exit 0;;
+esac
+BOOT=1; [ -f "$STATE/after-reset" ] && BOOT=2
+passed=$(cat "$STATE/passed" 2>/dev/null || echo 0)
+failed=$(cat "$STATE/failed" 2>/dev/null || echo 0)
+
+report() { echo "$*" > $OUT; echo "boot-test: $*"; }
+ok() { passed=$((passed+1)); report "ok $*"; }
+fail() { failed=$((failed+1)); report "FAIL $*"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+prop() { systemctl show -p "$2" --value "$1"; }
+save() { echo "$passed" > "$STATE/passed"; echo "$failed" > "$STATE/failed"; sync; }
+finish() {
+    save
+    report "journal of $SERVICE (last lines):"
+    journalctl -b -u "$SERVICE" --no-pager -n 15 -o short-monotonic | sed 's/^/  /' > $OUT
+    report "boot test: $passed passed, $failed failed"
+    sync
+    systemctl poweroff --force
+    exit 0
+}
+
+# The service must have come up by itself (nobody started it), ready (Type=notify: active
+# means READY=1 arrived).
+wait_active() {   # wait_active SECONDS -> 0 when active
+    local i
+    for ((i = 0; i < $1 * 5; i++)); do
+        [ "$(systemctl is-active "$SERVICE")" = active ] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
+# Ringing: the buzzer line (GPIO17 on the simulated header) turns on and off, read straight
+# from gpio-sim's sysfs with a builtin read so the sampling keeps up under emulation.
+buzzer_file() {
+    local sys; sys=$(/usr/local/sbin/gpio-sim-chip.sh sysfs pi) || return 1
+    echo "$sys/sim_gpio17/value"
+}
+rings_within() {   # rings_within SECONDS -> 0 when the line toggled on and off at least twice
+    local f v last= edges=0 end
+    f=$(buzzer_file) || return 1
+    end=$(( $(date +%s) + $1 ))
+    while [ "$(date +%s)" -lt "$end" ]; do
+        read -r v < "$f" || return 1
+        [ -n "$last" ] && [ "$v" != "$last" ] && edges=$((edges+1))
+        last=$v
+        [ "$edges" -ge 4 ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# The skipper's hands, on the simulated header: a long press of the button marks the anchor,
+# sliding the switch to ARM arms. Both inputs idle high (pull-ups); pressed and armed are low.
+# The box's own log (its journal lines) says when each took.
+said() {   # said PATTERN SECONDS -> 0 once the service's log of this boot has a matching line
+    local end=$(( $(date +%s) + $2 ))
+    while [ "$(date +%s)" -lt "$end" ]; do
+        journalctl -b -u "$SERVICE" --no-pager -o cat 2>/dev/null | grep -q -- "$1" && return 0
+        sleep 2
+    done
+    return 1
+}
+# The pulls are written straight to gpio-sim's sysfs with builtins: under emulation a helper
+# script can take seconds to start, and a 2 s hold must stay under the 5 s of a release.
+pull_file() { echo "$(/usr/local/sbin/gpio-sim-chip.sh sysfs pi)/sim_gpio$1/pull"; }
+long_press() {
+    local f; f=$(pull_file 22)
+    echo pull-down > "$f"; sleep 2
+    echo pull-up > "$f"; sleep 1
+}
+mark_and_arm() {
+    # A mark needs a usable GPS reading: give gpsd and the box a few fixes first.
+    sleep 15
+    long_press
+    if ! said '^Holding' 60; then
+        report "  no \"Holding\" 60 s after the long press; pressing again"
+        long_press
+        if ! said '^Holding' 60; then
+            report "  still no \"Holding\"; the box, gpsd and the feeder said:"
+            journalctl -b -u "$SERVICE" -u gpsd -u gps-feeder --no-pager -n 40 -o short-monotonic | sed 's/^/    /' > $OUT
+        fi
+    fi
+    echo pull-down > "$(pull_file 27)"
+    said '^Alarm on' 30 || report "  no \"Alarm on\" 30 s after sliding the switch to ARM"
+}
+
+report "boot $BOOT of the $MODE boot test, kernel $(uname -r), $(uptime_s) s since the kernel started"
+
+if wait_active 180; then
+    enter=$(prop "$SERVICE" ActiveEnterTimestampMonotonic)
+    ok "boot $BOOT: $SERVICE came up by itself and said ready"
+    report "time boot$BOOT-ready $(awk -v u="$enter" 'BEGIN{printf "%.1f", u/1e6}')"
+else
+    fail "boot $BOOT: $SERVICE not active 180 s after the runner started ($(systemctl is-active "$SERVICE"), $(prop "$SERVICE" Result))"
+    finish
+fi
+status=$(prop "$SERVICE" StatusText)
+if [ -n "$status" ]; then ok "boot $BOOT: status line \"$status\""; else fail "boot $BOOT: no status line"; fi
+
+if findmnt -n -o SOURCE /var/lib/anchor-alert | grep -q vdb; then
+    ok "boot $BOOT: journal directory is the data partition"
+else
+    fail "boot $BOOT: /var/lib/anchor-alert is not on the data partition"
+fi
+if [ "$MODE" = full ]; then
+    if systemctl show -p After anchor-alert.service | grep -q 'x2dalert\.mount' &&
+       systemctl show -p After anchor-alert.service | grep -q 'gpsd.service'; then
+        ok "boot $BOOT: the watch starts after gpsd and after the journal's partition is mounted"
+    else
+        fail "boot $BOOT: anchor-alert.service is not ordered after gpsd and the journal's mount: $(systemctl show -p After anchor-alert.service)"
+    fi
+fi
+# Where the boot's time goes, under emulation: for the report, not a check.
+systemd-analyze time 2>/dev/null | head -1 | sed 's/^/  /' > $OUT
+systemd-analyze blame 2>/dev/null | head -6 | sed 's/^/  /' > $OUT
+
+if [ "$BOOT" = 1 ]; then
+    if [ "$MODE" = full ]; then
+        mark_and_arm
+        touch /run/anchor-test/go
+        t0=$(date +%s)
+        if rings_within 300; then
+            ok "rings on the buzzer line when the boat drags"
+            report "time drag-to-ring $(( $(date +%s) - t0 ))"
+        else
+            fail "no ring on the buzzer line within 300 s of the departure"
+        fi
+    fi
+
+    pid=$(prop "$SERVICE" MainPID)
+    restarts=$(prop "$SERVICE" NRestarts)
+    kill -STOP "$pid"
+    t0=$(date +%s.%N)
+    new=$pid
+    for ((i = 0; i < 300; i++)); do
+        new=$(prop "$SERVICE" MainPID)
+        [ "$new" != 0 ] && [ "$new" != "$pid" ] && [ "$(systemctl is-active "$SERVICE")" = active ] && break
+        sleep 0.2
+    done
+    t1=$(date +%s.%N)
+    if [ "$new" != "$pid" ] && [ "$new" != 0 ] && [ "$(prop "$SERVICE" NRestarts)" -gt "$restarts" ] &&
+       journalctl -b -u "$SERVICE" --no-pager | grep -qi 'watchdog timeout'; then
+        ok "frozen loop (SIGSTOP) killed by the watchdog and restarted"
+        report "time freeze-to-ready $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')"
+    else
+        fail "no watchdog restart after SIGSTOP (pid $pid -> $new, restarts $restarts -> $(prop "$SERVICE" NRestarts))"
+    fi
+    if [ "$MODE" = full ]; then
+        if rings_within 30; then ok "rings again at once after the watchdog restart"
+        else fail "silent after the watchdog restart"; fi
+    fi
+
+    touch "$STATE/after-reset"
+    save
+    report "RESET-NOW"
+    sleep infinity
+else
+    if [ "$MODE" = full ]; then
+        if rings_within 30; then ok "rings again after a hard reset (the alarm came back from the journal)"
+        else fail "silent after a hard reset"; fi
+    fi
+    finish
+fi

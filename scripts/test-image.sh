@@ -1,0 +1,39 @@
+#!/bin/bash
+# The image area's checks (issue 9): the Debian packages, their install in a fresh Debian 12
+# root, the arm64 build for Pi OS trixie with the Pi's compiler and its run under emulation,
+# and with --full the boot test of the amd64 twin of the Pi image.
+#
+#   scripts/test-image.sh           about 8 minutes on a fresh machine, 2 once the roots are cached
+#   scripts/test-image.sh --full    plus the boot test: about 10 minutes more (software emulation)
+#
+# Every step's output goes to stderr; the last line is "image: N passed, M failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+FULL=0; [ "${1:-}" = --full ] && FULL=1
+passed=0 failed=0 summary=()
+step() {   # step NAME COMMAND...
+    local name=$1 t0 t1 rc; shift
+    echo "== $name" >&2
+    t0=$(date +%s)
+    "$@" >&2; rc=$?
+    t1=$(date +%s)
+    if [ $rc = 0 ]; then passed=$((passed+1)); summary+=("ok   $name ($((t1-t0)) s)")
+    else failed=$((failed+1)); summary+=("FAIL $name ($((t1-t0)) s, exit $rc)"); fi
+    return $rc
+}
+deb_amd64() { ls -t out/anchor-alert_*_amd64.deb 2>/dev/null | head -1; }
+
+step "amd64 package, lintian clean" image/build-deb.sh --arch amd64 --lintian &&
+    step "install, remove, purge in a fresh Debian 12 root" image/test-install.sh "$(deb_amd64)"
+step "arm64 package for Pi OS trixie (Swift 6.0.3 cross build, replay under qemu-aarch64, lintian)" \
+    image/build-deb.sh --arch arm64 --lintian
+if [ $FULL = 1 ]; then
+    if [ -n "$(deb_amd64)" ]; then
+        step "boot test: the amd64 twin of the Pi image under QEMU" image/boot-test/boot-test.sh "$(deb_amd64)"
+    else
+        failed=$((failed+1)); summary+=("FAIL boot test: no amd64 package to boot")
+    fi
+fi
+printf '%s\n' "${summary[@]}"
+echo "image: $passed passed, $failed failed"
+[ $failed = 0 ]
