@@ -52,6 +52,6 @@ let package = Package(
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal", "GPSDTestSupport"]),
     ]
 )

@@ -11,17 +11,20 @@ Prints one line per failure and a last line "kill-test: N passed, N failed (C cy
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-binary = sys.argv[1]
 cycles = int(sys.argv[2])
 seed = int(sys.argv[3]) if len(sys.argv) > 3 else 2026
 rng = random.Random(seed)
 work = tempfile.mkdtemp(prefix="aa-kill-")
+# Its own copy: a rebuild during the test must not pull the binary from under it.
+binary = os.path.join(work, "anchor-alert")
+shutil.copy2(sys.argv[1], binary)
 journal, runtime = os.path.join(work, "journal"), os.path.join(work, "run")
 config = os.path.join(work, "anchor-alert.conf")
 with open(config, "w") as f:
@@ -242,4 +245,5 @@ print(f"kill-test: {cycles} cycles in {elapsed:.0f} s, {ring_checks} restarts ch
 if failures:
     print("kill-test: first failures:", *failures[:5], sep="\n  ")
 print(f"kill-test: {passed} passed, {failed} failed ({cycles} cycles)")
+shutil.rmtree(work, ignore_errors=True)
 sys.exit(0 if failed == 0 and passed > 0 else 1)

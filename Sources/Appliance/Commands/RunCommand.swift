@@ -25,8 +25,9 @@ enum RunCommand: Command {
           --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, demo (scripted
                                boats) or FILE (a recorded log played at its own pace)
           --speed N            script seconds per real second for --simulate (default 1)
-          --switch on|off      with --simulate: a simulated arm switch in this position at start;
-                               then SIGUSR1 slides it to ARM and SIGUSR2 slides it off
+          --switch on|off      a simulated arm switch (for tests and benches) in place of the
+                               GPIO one, in this position at start; then SIGUSR1 slides it to
+                               ARM and SIGUSR2 slides it off
           --journal-dir DIR    overrides journal.directory
           --runtime-dir DIR    overrides runtime.directory
 
@@ -53,9 +54,6 @@ enum RunCommand: Command {
             case "on": simulatedSwitch = true
             case "off": simulatedSwitch = false
             case let other?: throw Arguments.UsageError(description: "--switch takes on or off, not \(other)")
-            }
-            if simulatedSwitch != nil, simulate == nil {
-                throw Arguments.UsageError(description: "--switch simulates the arm switch: it needs --simulate")
             }
             _ = try a.finish(maxPositionals: 0)
             guard speed > 0 else { throw Arguments.UsageError(description: "--speed must be more than 0") }
