@@ -2,20 +2,18 @@
 import Glibc
 #endif
 
-/// Writes to standard error with write(2): no shared FILE* (Swift 6 forbids touching `stderr`),
-/// no buffering, so a message is out before a crash or an exit.
+/// The box's own lines, written with write(2) at once: no FILE* buffering (under systemd stdout
+/// is a pipe, and a line print() kept in its buffer would be lost to a kill), and no shared
+/// FILE* (Swift 6 forbids touching `stderr`).
 enum Console {
-    static func error(_ line: String) {
+    static func error(_ line: String) { write(line, to: 2) }
+
+    /// "Sent, waiting for the box" must be on the terminal, or in a pipe, before the wait begins.
+    static func out(_ line: String) { write(line, to: 1) }
+
+    private static func write(_ line: String, to fd: Int32) {
         var text = line
         if !text.hasSuffix("\n") { text += "\n" }
-        text.withCString { p in
-            var off = 0
-            let n = strlen(p)
-            while off < n {
-                let w = write(2, p + off, n - off)
-                if w < 0 { if errno == EINTR { continue } else { return } }
-                off += w
-            }
-        }
+        try? Posix.writeAll(fd, Array(text.utf8))
     }
 }

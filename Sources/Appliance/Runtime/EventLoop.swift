@@ -30,7 +30,7 @@ final class EventLoop {
     /// `extraSignals` join SIGTERM, SIGINT and SIGHUP on the signalfd (the simulated switch).
     init(extraSignals: [Int32] = []) throws {
         timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard timerFD >= 0 else { throw SystemError(call: "timerfd_create", errno: errno) }
+        guard timerFD >= 0 else { throw PosixError(call: "timerfd_create", code: errno) }
         var mask = sigset_t()
         sigemptyset(&mask)
         for s in [SIGTERM, SIGINT, SIGHUP] + extraSignals { sigaddset(&mask, s) }
@@ -39,7 +39,7 @@ final class EventLoop {
         // libgps and the control socket write to peers that may be gone: EPIPE, not death.
         signal(SIGPIPE, SIG_IGN)
         signalFD = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard signalFD >= 0 else { throw SystemError(call: "signalfd", errno: errno) }
+        guard signalFD >= 0 else { throw PosixError(call: "signalfd", code: errno) }
     }
 
     deinit {

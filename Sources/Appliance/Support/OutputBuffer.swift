@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Buffers standard output and writes it with write(2) in large chunks: replay prints thousands
+/// Buffers standard output and writes it in large chunks: replay prints thousands
 /// of lines, and print() per line costs a syscall each when piped.
 struct OutputBuffer {
     private var bytes: [UInt8] = []
@@ -14,12 +14,7 @@ struct OutputBuffer {
     }
 
     mutating func flush() {
-        var off = 0
-        while off < bytes.count {
-            let n = bytes[off...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue } else { break } }
-            off += n
-        }
+        try? Posix.writeAll(1, bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }
