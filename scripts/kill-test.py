@@ -153,9 +153,13 @@ for cycle in range(cycles):
                 anchor = (lat, lon)
             else:
                 time.sleep(0.1)
-        if not switch:
-            switch = True
-            os.kill(p.pid, signal.SIGUSR1)
+        # Sliding is the only way to arm: a switch left on while there was no anchor must be
+        # slid off and on again.
+        if switch and not armed:
+            os.kill(p.pid, signal.SIGUSR2)
+            time.sleep(0.05)
+        switch = True
+        os.kill(p.pid, signal.SIGUSR1)
         end = time.monotonic() + 20
         while time.monotonic() < end:
             s = status()
