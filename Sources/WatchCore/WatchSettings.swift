@@ -25,7 +25,7 @@ public struct WatchSettings: Hashable, Sendable {
     /// turns drift off; a boat that stays outside without drifting still rings after
     /// `confirmation`.
     public var driftSpan: Duration = .seconds(20)
-    public var driftSpeed: Double = 0.05
+    public var driftSpeed: Double = 0.1
     public var driftConfirmation: Duration = .seconds(20)
 
     /// A fix older than this no longer counts: can't judge.
