@@ -10,7 +10,7 @@ struct BenchOptions {
 
     static let usage = """
         usage: anchor-bench [--quick] [--data DIR] [--plots DIR | --no-plots]
-               anchor-bench --tune [--data DIR]
+               anchor-bench --tune [--quick] [--data DIR]
                anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
                anchor-bench --holding-log FILE SECONDS

@@ -29,10 +29,10 @@ enum Tuning {
             return ("w\(Format.fixed(window)) c\(Format.fixed(confirmation)) m\(Format.fixed(majority, 1)) a\(Format.fixed(weight, 1))" + d, s)
         }
         return [
+            rule(20, 60, 0.8, 0, drift: (20, 0.10, 20)),
             rule(20, 60, 0.8, 0, drift: (20, 0.05, 20)),
             rule(20, 60, 0.8, 0, drift: (20, 0.05, 15)),
             rule(20, 90, 0.8, 0, drift: (20, 0.10, 15)),
-            rule(20, 60, 0.8, 0, drift: (20, 0.10, 20)),
             rule(10, 5, 0.8, 0.2, drift: nil),
         ]
     }

@@ -86,7 +86,7 @@ case .detection:
     let plan = DetectionBench.Plan(
         cells: [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
         nights: [.good(1): quick ? 4 : 400, .poor(1): quick ? 4 : 400, .poorGoodEph(1): quick ? 4 : 400,
-                 .good(10): quick ? 1 : 40, .poor(10): quick ? 1 : 40],
+                 .good(10): quick ? 1 : 100, .poor(10): quick ? 1 : 100],
         dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 25, .poor(10): quick ? 1 : 25])
     var bench = DetectionBench(contenders: contenders, sources: library.sources)
     bench.run(plan) { line in
