@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole benchmark: detection (simulated nights and drags, real captures, every rule; tables
 # on stdout, plots into Docs/benchmarks/) and the watch core's cost per fix under callgrind.
-# Measures and prints; asserts nothing. About 10 minutes on a 2-core machine.
+# Measures and prints; asserts nothing. About 4 minutes on a loaded 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product anchor-bench >/dev/null

@@ -1,6 +1,6 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, costDriver(fixes: Int) }
+    enum Mode { case detection, tune, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int) }
 
     var mode: Mode = .detection
     var quick = false
@@ -10,8 +10,10 @@ struct BenchOptions {
 
     static let usage = """
         usage: anchor-bench [--quick] [--data DIR] [--plots DIR | --no-plots]
-               anchor-bench --tune [--data DIR]
+               anchor-bench --tune [--quick] [--data DIR]
+               anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
+               anchor-bench --holding-log FILE SECONDS
         Replays simulated nights and drags and the real captures through the watch core and
         the peers' rules, and prints false alarms and alarm delays. --quick is the CI smoke run.
         """
@@ -29,9 +31,16 @@ struct BenchOptions {
             switch args[i] {
             case "--quick": quick = true
             case "--tune": mode = .tune
+            case "--explore":
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--explore needs a positive night count") }
+                mode = .explore(nights: n)
             case "--data": data = try value()
             case "--plots": plots = try value()
             case "--no-plots": plots = nil
+            case "--holding-log":
+                let path = try value()
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--holding-log needs a file and a positive number of seconds") }
+                mode = .holdingLog(path: path, seconds: n)
             case "--cost-driver":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--cost-driver needs a positive count") }
                 mode = .costDriver(fixes: n)

@@ -61,7 +61,7 @@ struct DetectionBench {
 
     mutating func run(_ plan: Plan, progress: (String) -> Void) {
         for (profile, margin) in plan.cells {
-            let tag = UInt64(profile.rate) << 8 | (profile.quality == .good ? 1 : 2)
+            let tag = profile.seedTag
             for i in 0..<(plan.nights[profile] ?? 0) {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)

@@ -52,7 +52,7 @@ struct NoiseTrack {
                 let eph = r.eph ?? 19 * min(max(1.1 + hdopDrift, 0.7), 2.5)
                 piece.append(Sample(east: scale * (c * r.east - s * r.north),
                                     north: scale * (s * r.east + c * r.north),
-                                    eph: eph * scale.squareRoot()))
+                                    eph: profile.ephFollowsNoise ? eph * scale.squareRoot() : eph))
             }
             // Cross-fade: the tail of what we have blends into the new piece.
             let fade = min(NoiseTrack.crossFade, out.count, piece.count)

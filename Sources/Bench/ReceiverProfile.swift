@@ -13,13 +13,25 @@ struct ReceiverProfile: Hashable, Sendable {
     var rate: Int
     /// Gaps per hour (no fix reported, or gpsd's mode 1 reports) and whether they happen at all.
     var gapsPerHour: Double
+    /// Whether the reported accuracy (eph) grows with the receiver's wander (the model: with the
+    /// square root of the scale). False: a poor receiver that reports a good one's eph, the case
+    /// that would defeat an accuracy-weighted rule (the robustness check).
+    var ephFollowsNoise = true
 
     /// Scaling of a poor receiver's residuals: the 95th percentile of the scaled piece lands
     /// uniformly in this range.
     static let poorWander: ClosedRange<Double> = 15...20
 
-    var label: String { "\(quality.rawValue) \(rate) Hz" }
+    var label: String { "\(quality.rawValue) \(rate) Hz" + (ephFollowsNoise ? "" : ", good eph") }
 
     static func good(_ rate: Int) -> ReceiverProfile { ReceiverProfile(quality: .good, rate: rate, gapsPerHour: 1) }
     static func poor(_ rate: Int) -> ReceiverProfile { ReceiverProfile(quality: .poor, rate: rate, gapsPerHour: 3) }
+    /// The poor receiver's very noise, gaps and seeds, reporting the good receiver's eph.
+    static func poorGoodEph(_ rate: Int) -> ReceiverProfile {
+        ReceiverProfile(quality: .poor, rate: rate, gapsPerHour: 3, ephFollowsNoise: false)
+    }
+
+    /// The seed tag of this receiver's runs: the good-eph variant shares the poor one's, so both
+    /// replay the very same wander.
+    var seedTag: UInt64 { UInt64(rate) << 8 | (quality == .good ? 1 : 2) }
 }

@@ -79,7 +79,7 @@ struct Report {
         SVGChart(
             title: "Alarm delay after the true exit, \(Format.fixed(knots, 1)) kn drag",
             axis: "seconds after the true position left the alert circle", rows: names + ["Lower bound (2x noise)"],
-            series: plan.cells.enumerated().map { i, cell in
+            series: plan.cells.enumerated().filter { (plan.dragsPerSpeed[$0.element.profile] ?? 0) > 0 }.map { i, cell in
                 func stats(_ c: Int) -> Percentiles {
                     Percentiles(c < names.count ? bench.drags[.init(contender: c, profile: cell.profile, knots: knots)]?.delays ?? []
                                                 : bench.bounds[.init(contender: -1, profile: cell.profile, knots: knots)] ?? [])

@@ -7,45 +7,51 @@ enum Tuning {
     struct Row {
         var settings: WatchSettings
         var label: String
-        var falseGood = 0, falsePoor = 0
+        var falseGood = 0, falsePoor = 0, falsePoorGoodEph = 0
         var delaysGood: [Double] = [], delaysPoor: [Double] = []
         var missedGood = 0, missedPoor = 0
     }
 
+    /// The finalists of the fast search (`--explore`, Docs/benchmarks.md), now through the real
+    /// watch core: the defaults, their neighbours, and the previous defaults.
     static func grid() -> [(String, WatchSettings)] {
-        var out: [(String, WatchSettings)] = []
-        for window in [10.0, 20, 30] {
-            for confirmation in [5.0, 10, 20] {
-                for weight in [0.0, 0.1, 0.2, 0.3] {
-                    for majority in [0.6, 0.8] {
-                        var s = WatchSettings()
-                        s.window = .seconds(window)
-                        s.confirmation = .seconds(confirmation)
-                        s.accuracyWeight = weight
-                        s.majority = majority
-                        out.append(("w\(Int(window)) c\(Int(confirmation)) a\(weight) m\(majority)", s))
-                    }
-                }
-            }
+        func rule(_ window: Double, _ confirmation: Double, _ majority: Double, _ weight: Double,
+                  drift: (span: Double, speed: Double, confirmation: Double)?) -> (String, WatchSettings) {
+            var s = WatchSettings()
+            s.window = .seconds(window)
+            s.confirmation = .seconds(confirmation)
+            s.majority = majority
+            s.accuracyWeight = weight
+            s.driftSpan = .seconds(drift?.span ?? 0)
+            s.driftSpeed = drift?.speed ?? 0
+            s.driftConfirmation = .seconds(drift?.confirmation ?? 0)
+            let d = drift.map { " drift \(Format.fixed($0.span)) s > \(Format.fixed($0.speed, 2)) m/s: c\(Format.fixed($0.confirmation))" } ?? ""
+            return ("w\(Format.fixed(window)) c\(Format.fixed(confirmation)) m\(Format.fixed(majority, 1)) a\(Format.fixed(weight, 1))" + d, s)
         }
-        return out
+        return [
+            rule(20, 60, 0.8, 0, drift: (20, 0.10, 20)),
+            rule(20, 60, 0.8, 0, drift: (20, 0.05, 20)),
+            rule(20, 60, 0.8, 0, drift: (20, 0.05, 15)),
+            rule(20, 90, 0.8, 0, drift: (20, 0.10, 15)),
+            rule(10, 5, 0.8, 0.2, drift: nil),
+        ]
     }
 
     static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(String, WatchSettings)]) -> [Row] {
         var rows = grid.map { Row(settings: $0.1, label: $0.0) }
-        for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0)] {
-            let tag = UInt64(rate) << 8 | (profile.quality == .good ? 1 : 2)
+        for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
+            let tag = profile.seedTag
             for i in 0..<nights {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)
                     if c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) != nil {
-                        if profile.quality == .good { rows[r].falseGood += 1 } else { rows[r].falsePoor += 1 }
+                        if profile.quality == .good { rows[r].falseGood += 1 } else if profile.ephFollowsNoise { rows[r].falsePoor += 1 } else { rows[r].falsePoorGoodEph += 1 }
                     }
                 }
             }
-            for i in 0..<drags {
+            for i in 0..<(profile.ephFollowsNoise ? drags : 0) {
                 let s = Scenario(kind: .drag(knots: 0.5), profile: profile, margin: margin,
                                  seed: DetectionBench.seed(2, tag, 5, UInt64(i)), sources: sources)
                 guard let exit = s.exitT, let breakout = s.breakoutT else { continue }

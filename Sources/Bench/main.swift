@@ -45,29 +45,48 @@ switch options.mode {
 case .costDriver(let fixes):
     print("cost driver: \(fixes) fixes, \(CostDriver.run(fixes: fixes, sources: library.sources)) actions")
 
+case .holdingLog(let path, let seconds):
+    do { try HoldingLog.write(path: path, seconds: seconds, sources: library.sources) } catch { fail("can't write \(path): \(error)") }
+    print("holding log: \(seconds * 10) fixes at 10 Hz in \(path)")
+
+case .explore(let nights):
+    let sets = Exploration.sets(sources: library.sources, nights: nights, drags: max(nights / 4, 10))
+    printError("  scenarios ready (\(Format.fixed(monotonicSeconds() - started)) s)")
+    var results: [Exploration.Result] = []
+    for rule in Exploration.grid() {
+        results.append(Exploration.evaluate(rule, sets))
+        if results.count % 50 == 0 { printError("  \(results.count) rules (\(Format.fixed(monotonicSeconds() - started)) s)") }
+    }
+    print(Exploration.table(results, sets))
+
 case .tune:
-    let rows = Tuning.run(sources: library.sources, nights: 40, drags: 40, rate: 1, grid: Tuning.grid())
+    let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
+    let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
-        return [r.label, "\(r.falseGood)", "\(r.falsePoor)",
+        return [r.label, "\(r.falseGood)", "\(r.falsePoor)", "\(r.falsePoorGoodEph)",
                 "\(Format.optional(g.median)) / \(Format.optional(g.p95)) / \(Format.optional(g.worst))",
                 "\(Format.optional(p.median)) / \(Format.optional(p.p95)) / \(Format.optional(p.worst))"]
     }
-    print(Format.table(["settings (window s, confirmation s, accuracy weight, majority)", "false, good 10 m (of 40)",
-                        "false, poor 20 m (of 40)", "0.5 kn good: med / p95 / worst s", "0.5 kn poor: med / p95 / worst s"], table))
+    print("Replayed through the watch core: \(nights) nights per receiver, \(drags) 0.5 kn drags per receiver.\n")
+    print(Format.table(["settings (window s, confirmation s, majority, accuracy weight, drift)", "false, good 10 m",
+                        "false, poor 20 m", "false, poor with good eph, 20 m", "0.5 kn good: med / p95 / worst s",
+                        "0.5 kn poor: med / p95 / worst s"], table))
 
 case .detection:
     var previous = WatchSettings()
-    previous.window = .seconds(20)
-    previous.confirmation = .seconds(10)
-    previous.majority = 0.6
-    previous.accuracyWeight = 0
-    let contenders = [Contender.box("Box (defaults)"), Contender.box("Box, distance only (old defaults)", previous)]
+    previous.window = .seconds(10)
+    previous.confirmation = .seconds(5)
+    previous.majority = 0.8
+    previous.accuracyWeight = 0.2
+    previous.driftSpan = .zero
+    let contenders = [Contender.box("Box (defaults)"), Contender.box("Box, previous defaults (accuracy weight)", previous)]
         + Contender.peers
     let quick = options.quick
     let plan = DetectionBench.Plan(
-        cells: [(.good(1), 10), (.poor(1), 20), (.good(10), 10), (.poor(10), 20)],
-        nights: [.good(1): quick ? 4 : 400, .poor(1): quick ? 4 : 400, .good(10): quick ? 1 : 40, .poor(10): quick ? 1 : 40],
+        cells: [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
+        nights: [.good(1): quick ? 4 : 400, .poor(1): quick ? 4 : 400, .poorGoodEph(1): quick ? 4 : 400,
+                 .good(10): quick ? 1 : 100, .poor(10): quick ? 1 : 100],
         dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 25, .poor(10): quick ? 1 : 25])
     var bench = DetectionBench(contenders: contenders, sources: library.sources)
     bench.run(plan) { line in
@@ -81,7 +100,7 @@ case .detection:
     print("Noise: \(library.sources.count) real stationary captures; \(report.noiseLine()).\n")
     print("## False alarms per 1,000 nights (margin = alert radius minus swing circle)\n")
     print(report.falseAlarmTable())
-    for cell in plan.cells {
+    for cell in plan.cells where (plan.dragsPerSpeed[cell.profile] ?? 0) > 0 {
         print("## Drags, \(cell.profile.label) receiver, \(Format.fixed(cell.margin)) m margin: alarm delay after the true exit\n")
         print(report.dragTable(cell.profile))
     }

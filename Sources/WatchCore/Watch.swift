@@ -20,15 +20,28 @@ public struct Watch: Sendable {
     private var lastRejection: CantJudgeReason?
     /// Usable fixes of the last `markSpan`, newest last: what a mark averages.
     private var recentFixes: [GPSReading] = []
-    /// The evidence window: usable fixes of the last `window`, with their distance to the anchor.
+    /// The evidence: usable fixes of the last `window` (and of `driftSpan`, if longer) with
+    /// their distance to the anchor, oldest first from `samplesHead`. Kept as a queue so a fix
+    /// costs the same however many the window holds.
     private var samples: [Sample] = []
-    private var majoritySince: Instant?
+    private var samplesHead = 0
+    /// The first sample inside `window`; older ones only feed the drift.
+    private var windowHead = 0
+    /// How many samples from `windowHead` on count as outside, kept as fixes come and go.
+    private var outsideInWindow = 0
+    /// Checking's progress toward dragging (0 to 1), when it was last brought up to date, and
+    /// the confirmation time it fills over from then on (shorter while the boat drifts away).
+    private var progress: Double?
+    private var progressAt: Instant = .zero
+    private var fillingOver: Duration = .zero
     private var cantJudgeSince: Instant?
 
     struct Sample: Hashable, Sendable {
         var at: Instant
         var distance: Double
         var accuracy: Double
+        /// Outside the alert radius by more than `accuracyWeight` of its reported accuracy.
+        var outside: Bool
     }
 
     public init(settings: WatchSettings = WatchSettings()) {
@@ -101,10 +114,10 @@ public struct Watch: Sendable {
         if let usable = lastUsable, anchor != nil {
             consider(usable.received + settings.staleAfter + .milliseconds(1))
         }
-        if let oldest = samples.first { consider(oldest.at + settings.window + .milliseconds(1)) }
-        if let since = majoritySince, verdict.kind == .checking {
+        if windowHead < samples.count { consider(samples[windowHead].at + settings.window + .milliseconds(1)) }
+        if let progress, verdict.kind == .checking {
             // Progress is drawn on the ring: wake once a second while checking, and at the end.
-            let end = since + settings.confirmation
+            let end = progressAt + .seconds(max(0, 1 - progress) * fillingOver.seconds)
             consider(min(end, now + .seconds(1)))
         }
         if case .snoozed(let until, _) = alarm { consider(until) }
@@ -140,7 +153,7 @@ public struct Watch: Sendable {
         if let anchor {
             let d = Geodesy.distance(anchor, position)
             distance = d
-            samples.append(Sample(at: reading.received, distance: d.value, accuracy: reading.accuracy?.value ?? 0))
+            addSample(at: reading.received, distance: d.value, accuracy: reading.accuracy?.value ?? 0)
         }
         out.append(.track(reading, distance: distance))
     }
@@ -168,28 +181,81 @@ public struct Watch: Sendable {
 
     private mutating func judge(at now: Instant) -> PositionVerdict {
         guard anchor != nil else {
-            majoritySince = nil
+            progress = nil
             return .noAnchor
         }
-        samples.removeAll { now - $0.at > settings.window }
+        forgetSamples(before: now)
         guard let usable = lastUsable, now - usable.received <= settings.staleAfter else {
-            majoritySince = nil
+            progress = nil
             return .cantJudge(cantJudgeReason(at: now))
         }
-        let limit = radius.value
-        let outside = samples.reduce(0) { n, s in
-            n + (s.distance - settings.accuracyWeight * s.accuracy > limit ? 1 : 0)
-        }
-        let majority = samples.count >= settings.minFixes
-            && Double(outside) >= settings.majority * Double(samples.count)
+        let count = samples.count - windowHead
+        let majority = count >= settings.minFixes
+            && Double(outsideInWindow) >= settings.majority * Double(count)
         guard majority else {
-            majoritySince = nil
+            progress = nil
             return .holding
         }
-        let since = majoritySince ?? now
-        majoritySince = since
-        let progress = settings.confirmation.seconds > 0 ? (now - since).seconds / settings.confirmation.seconds : 1
-        return progress >= 1 ? .dragging : .checking(progress: max(0, progress))
+        // Progress fills over the confirmation time, or the shorter drift confirmation while
+        // the boat moves steadily away: a drag keeps going, noise wanders back.
+        var p = 0.0
+        if let old = progress {
+            p = fillingOver > .zero ? old + (now - progressAt).seconds / fillingOver.seconds : 1
+        }
+        fillingOver = driftingAway(at: now) ? settings.driftConfirmation : settings.confirmation
+        if fillingOver <= .zero { p = 1 }
+        progress = p
+        progressAt = now
+        return p >= 1 ? .dragging : .checking(progress: max(0, p))
+    }
+
+    /// Whether the distance to the anchor over the last `driftSpan` rises at `driftSpeed` or
+    /// faster (least squares over every usable fix in the span, at least `minFixes` of them).
+    private func driftingAway(at now: Instant) -> Bool {
+        guard settings.driftSpan > .zero else { return false }
+        var n = 0.0, st = 0.0, sd = 0.0, stt = 0.0, std = 0.0
+        for s in samples[samplesHead...] where now - s.at <= settings.driftSpan {
+            let t = (s.at - now).seconds
+            n += 1
+            st += t
+            sd += s.distance
+            stt += t * t
+            std += t * s.distance
+        }
+        guard n >= Double(max(settings.minFixes, 2)) else { return false }
+        let variance = stt - st * st / n
+        guard variance > 1e-9 else { return false }
+        return (std - st * sd / n) / variance >= settings.driftSpeed
+    }
+
+    private mutating func addSample(at: Instant, distance: Double, accuracy: Double) {
+        let outside = distance - settings.accuracyWeight * accuracy > radius.value
+        samples.append(Sample(at: at, distance: distance, accuracy: accuracy, outside: outside))
+        if outside { outsideInWindow += 1 }
+    }
+
+    /// Drops samples that left the window (and the drift span), keeping the outside count.
+    private mutating func forgetSamples(before now: Instant) {
+        while windowHead < samples.count, now - samples[windowHead].at > settings.window {
+            if samples[windowHead].outside { outsideInWindow -= 1 }
+            windowHead += 1
+        }
+        let keep = max(settings.window, settings.driftSpan)
+        while samplesHead < windowHead, now - samples[samplesHead].at > keep { samplesHead += 1 }
+        if samplesHead >= 64, samplesHead * 2 >= samples.count {
+            samples.removeFirst(samplesHead)
+            windowHead -= samplesHead
+            samplesHead = 0
+        }
+    }
+
+    /// The alert radius changed: every sample is judged again against the new one.
+    private mutating func recountOutside() {
+        outsideInWindow = 0
+        for i in samples.indices {
+            samples[i].outside = samples[i].distance - settings.accuracyWeight * samples[i].accuracy > radius.value
+            if i >= windowHead, samples[i].outside { outsideInWindow += 1 }
+        }
     }
 
     private func cantJudgeReason(at now: Instant) -> CantJudgeReason {
@@ -319,8 +385,8 @@ public struct Watch: Sendable {
             anchor = position
             resetEvidence()
             if let usable = lastUsable, let p = usable.position, now - usable.received <= settings.window {
-                samples.append(Sample(at: usable.received, distance: Geodesy.distance(position, p).value,
-                                      accuracy: usable.accuracy?.value ?? 0))
+                addSample(at: usable.received, distance: Geodesy.distance(position, p).value,
+                          accuracy: usable.accuracy?.value ?? 0)
             }
             accept(decision, chirp: .mark, into: &out)
 
@@ -347,14 +413,18 @@ public struct Watch: Sendable {
                 return refuse(decision, .radiusOutOfRange, into: &out)
             }
             radius = r
-            majoritySince = nil
+            recountOutside()
+            progress = nil
             accept(decision, chirp: .radiusStep, into: &out)
         }
     }
 
     private mutating func resetEvidence() {
         samples.removeAll()
-        majoritySince = nil
+        samplesHead = 0
+        windowHead = 0
+        outsideInWindow = 0
+        progress = nil
         cantJudgeSince = nil
     }
 

@@ -6,18 +6,27 @@ public struct WatchSettings: Hashable, Sendable {
     public var radiusRange: ClosedRange<Double> = 5...500
 
     /// How far back the evidence window reaches.
-    public var window: Duration = .seconds(10)
-    /// How long a majority outside must last before checking becomes dragging.
-    public var confirmation: Duration = .seconds(5)
+    public var window: Duration = .seconds(20)
+    /// How long a majority outside must last before checking becomes dragging, when the boat
+    /// is not drifting away (see `driftConfirmation`).
+    public var confirmation: Duration = .seconds(60)
     /// The share of fixes in the window that must lie outside for "checking".
     public var majority: Double = 0.8
     /// Fewest usable fixes in the window before a majority counts.
     public var minFixes: Int = 3
     /// A fix counts as outside only when it is outside by more than this many of its own
-    /// reported accuracies (0 ignores accuracy). Distance alone can't be both quick on a good
-    /// receiver and quiet on a poor one (Docs/benchmarks.md): 0.2 x gpsd's eph asks a fix from a
-    /// good receiver (eph about 20 m) to be 4 m further out, one from a poor receiver 8 to 16 m.
-    public var accuracyWeight: Double = 0.2
+    /// reported accuracies (0 ignores accuracy). Off by default: the benchmark's rule reaches
+    /// zero false alarms on distance and drift alone, so a receiver that under-reports its
+    /// error (a poor one claiming HDOP 1) can't defeat it (Docs/benchmarks.md).
+    public var accuracyWeight: Double = 0
+    /// Drift: a dragging boat moves steadily away from its anchor, noise wanders and comes back.
+    /// While the distance over the last `driftSpan` rises at `driftSpeed` m/s or faster (least
+    /// squares), checking fills over `driftConfirmation` instead of `confirmation`. A zero span
+    /// turns drift off; a boat that stays outside without drifting still rings after
+    /// `confirmation`.
+    public var driftSpan: Duration = .seconds(20)
+    public var driftSpeed: Double = 0.1
+    public var driftConfirmation: Duration = .seconds(20)
 
     /// A fix older than this no longer counts: can't judge.
     public var staleAfter: Duration = .seconds(10)

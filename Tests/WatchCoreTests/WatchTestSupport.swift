@@ -20,6 +20,9 @@ struct Harness {
         s.majority = 0.6
         s.minFixes = 3
         s.accuracyWeight = 0
+        s.driftSpan = .zero
+        s.driftSpeed = 0.05
+        s.driftConfirmation = .seconds(10)
         s.staleAfter = .seconds(10)
         s.accuracyLimitFraction = 2
         s.gpsGrace = .seconds(60)
@@ -65,6 +68,33 @@ struct Harness {
             send(.reading(reading(east: e, north: n, accuracy: accuracy)))
             wait(1)
         }
+    }
+
+    /// `rate` fixes per second for `seconds`, at the position `place(t)` returns for the time
+    /// since the first of them.
+    mutating func fixes(seconds: Double, rate: Int, accuracy: Double? = 5, _ place: (Double) -> (Double, Double)) {
+        let count = Int((seconds * Double(rate)).rounded())
+        for i in 0..<count {
+            let (e, n) = place(Double(i) / Double(rate))
+            send(.reading(reading(east: e, north: n, accuracy: accuracy)))
+            wait(1 / Double(rate))
+        }
+    }
+
+    /// Feeds `rate` fixes a second at `place(t)` until the alarm rings or `limit` seconds pass;
+    /// returns the seconds it took, nil if it never rang.
+    mutating func secondsUntilRinging(rate: Int = 1, limit: Double = 300, accuracy: Double? = 5,
+                                      _ place: (Double) -> (Double, Double)) -> Double? {
+        let count = Int((limit * Double(rate)).rounded())
+        for i in 0..<count {
+            let t = Double(i) / Double(rate)
+            let (e, n) = place(t)
+            send(.reading(reading(east: e, north: n, accuracy: accuracy)))
+            if case .ringing = watch.alarm { return t }
+            wait(1 / Double(rate))
+            if case .ringing = watch.alarm { return t + 1 / Double(rate) }
+        }
+        return nil
     }
 
     /// Marked at the origin after a few good fixes, optionally armed.
