@@ -190,6 +190,13 @@ public struct Watch: Sendable {
             return .cantJudge(cantJudgeReason(at: now))
         }
         let count = samples.count - windowHead
+        // Too few fixes left in the window to count a majority (fixes stopped, and the window
+        // empties before the last one goes stale): that is no evidence the boat came back, so
+        // checking or dragging stays as it was, its progress frozen, until staleness decides.
+        if count < settings.minFixes, verdict.kind == .checking || verdict.kind == .dragging, progress != nil {
+            progressAt = now
+            return verdict
+        }
         let majority = count >= settings.minFixes
             && Double(outsideInWindow) >= settings.majority * Double(count)
         guard majority else {

@@ -227,3 +227,33 @@ final class EvidenceRuleTests: XCTestCase {
         }
     }
 }
+
+/// Found by the gpsd end-to-end test: when fixes stop mid-drag, the window empties before the
+/// last fix goes stale, and too few fixes to judge must not read as Holding.
+final class FixesThatStopTests: XCTestCase {
+    /// A window no longer than the staleness limit empties first; configuration allows it.
+    func testFixesThatStopMidDragNeverShowHolding() {
+        var h = Harness { $0.window = .seconds(8); $0.staleAfter = .seconds(10) }
+        h.anchored(armed: true)
+        h.fixes(40) { _ in (60, 0) }
+        XCTAssertEqual(h.verdictKind, .dragging)
+        h.actions.removeAll()
+        // The receiver goes silent: the verdict may only stay or become can't judge.
+        h.wait(30)
+        let seen = h.actions.compactMap { if case .verdictChanged(_, let to) = $0 { to.kind } else { nil } }
+        XCTAssertFalse(seen.contains(.holding), "saw \(seen)")
+        XCTAssertEqual(h.verdictKind, .cantJudge)
+    }
+
+    func testFixesThatStopWhileCheckingKeepCheckingUntilStale() {
+        var h = Harness { $0.window = .seconds(8); $0.staleAfter = .seconds(10) }
+        h.anchored(armed: true)
+        h.fixes(6) { _ in (45, 0) }
+        XCTAssertEqual(h.verdictKind, .checking)
+        h.actions.removeAll()
+        h.wait(30)
+        let seen = h.actions.compactMap { if case .verdictChanged(_, let to) = $0 { to.kind } else { nil } }
+        XCTAssertEqual(seen, [.cantJudge])
+        XCTAssertEqual(h.watch.alarm, .armed, "too little evidence never completes a drag")
+    }
+}
