@@ -74,7 +74,7 @@ final class ControlProtocolTests: XCTestCase {
     }
 
     func testOutcomeFindsTheAnswerAmongTheWatchsActions() {
-        var w = Watch()
+        var w = Watch(settings: .scripted)
         XCTAssertEqual(ControlOutcome(w.handle(.decision(.snooze(episode: 1)), at: Instant(seconds: 1))),
                        .refused(.snooze(episode: 1), .notRinging))
         if case .accepted(let r, let chirp) = ControlOutcome(w.handle(.decision(.release), at: Instant(seconds: 2))) {

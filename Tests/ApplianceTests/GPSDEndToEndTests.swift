@@ -31,6 +31,10 @@ final class GPSDEndToEndTests: XCTestCase {
             window = \(10 / scale)
             confirmation = \(5 / scale)
             stale_after = \(10 / scale)
+            majority = 0.8
+            accuracy_weight = 0
+            # This test compares the two paths, not the rule: drift off in both.
+            drift_span = 0
             gps_grace = 5
             [ring]
             enabled = false

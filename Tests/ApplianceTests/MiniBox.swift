@@ -26,7 +26,7 @@ final class MiniBox {
     var autoSync = true
     var answered: [ControlServer.Ticket: ControlOutcome] = [:]
 
-    init(directory: String, settings: WatchSettings = WatchSettings()) throws {
+    init(directory: String, settings: WatchSettings = .scripted) throws {
         self.directory = directory
         watch = Watch(settings: settings)
         server = try ControlServer(directory: directory)
@@ -56,7 +56,8 @@ final class MiniBox {
         fixes(east: 0)
         _ = handle(.decision(.mark(.here)))
         _ = handle(.armSwitch(on: true))
-        fixes(east: 80, count: 25)
+        // Long enough for any sane evidence window and confirmation (the defaults: 20 s, 60 s).
+        fixes(east: 80, count: 120)
         precondition(watch.alarm.kind == .ringing, "the harness boat should be ringing, is \(watch.alarm)")
     }
 
@@ -251,7 +252,7 @@ var applianceBinary: String {
 /// snapshot is only ever built from what a watch says).
 enum Statuses {
     static func watch(_ steps: (inout Watch, inout Instant) -> Void) -> (Watch, Instant) {
-        var s = WatchSettings()
+        var s = WatchSettings.scripted
         s.radius = 30
         var w = Watch(settings: s)
         var now = Instant(seconds: 100)

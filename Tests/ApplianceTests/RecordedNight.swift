@@ -30,7 +30,7 @@ struct RecordedNight {
         return root + "/shared/data/gps/avnav/segments/"
     }()
 
-    init(settings: WatchSettings = WatchSettings(), wallBase: WallTime) {
+    init(settings: WatchSettings = .scripted, wallBase: WallTime) {
         watch = Watch(settings: settings)
         self.wallBase = wallBase
     }

@@ -8,11 +8,17 @@ import WatchCore
 struct ScriptedNight {
     var events: [(t: Double, event: Event)] = []
 
-    /// Short snooze and GPS grace, so the night is short enough to replay thousands of times.
+    /// Short snooze and GPS grace, so the night is short enough to replay thousands of times;
+    /// the evidence rule stated here, so the script's drags ring whatever the defaults become.
     static var settings: WatchSettings {
         var s = WatchSettings()
         s.snooze = .seconds(60)
         s.gpsGrace = .seconds(20)
+        s.window = .seconds(10)
+        s.confirmation = .seconds(5)
+        s.majority = 0.8
+        s.accuracyWeight = 0.2
+        s.driftSpan = .zero
         return s
     }
 

@@ -15,7 +15,7 @@ final class RingWithWatchTests: XCTestCase {
     }
 
     func testANightAsTheRingShowsIt() {
-        var watch = Watch()
+        var watch = Watch(settings: .scripted)
         var settings = RingSettings()
         settings.pixelCount = 12
         var presenter = RingPresenter(settings: settings, start: .zero)
