@@ -110,7 +110,8 @@ static int aa_request(const char *chip, unsigned int offset, const char *consume
     if (line == NULL) { err = aa_fail(); gpiod_chip_close(c); return err; }
     errno = 0;
     int rc = input
-        ? gpiod_line_request_both_edges_events_flags(line, consumer, GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
+        ? gpiod_line_request_both_edges_events_flags(line, consumer,
+                                                     initial ? GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP : 0)
         : gpiod_line_request_output(line, consumer, initial ? 1 : 0);
     if (rc < 0) { err = aa_fail(); gpiod_chip_close(c); return err; }
     if (input && (err = aa_nonblocking(gpiod_line_event_get_fd(line))) < 0) {
@@ -132,8 +133,9 @@ int aa_gpio_request_output(const char *chip, unsigned int offset, const char *co
 }
 
 int aa_gpio_request_input(const char *chip, unsigned int offset, const char *consumer,
-                          aa_gpio_request **out) {
-    return aa_request(chip, offset, consumer, 1, 0, out);
+                          int pull_up, aa_gpio_request **out) {
+    /* For an input, aa_request's `initial` is the pull-up choice: an input drives nothing. */
+    return aa_request(chip, offset, consumer, 1, pull_up ? 1 : 0, out);
 }
 
 int aa_gpio_request_fd(const aa_gpio_request *r) {
@@ -246,7 +248,7 @@ static int aa_request(const char *chip, unsigned int offset, const char *consume
     if (input) {
         if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT) < 0 ||
             gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH) < 0 ||
-            gpiod_line_settings_set_bias(settings, GPIOD_LINE_BIAS_PULL_UP) < 0 ||
+            gpiod_line_settings_set_bias(settings, initial ? GPIOD_LINE_BIAS_PULL_UP : GPIOD_LINE_BIAS_AS_IS) < 0 ||
             gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC) < 0) {
             err = aa_fail();
             goto done;
@@ -297,8 +299,9 @@ int aa_gpio_request_output(const char *chip, unsigned int offset, const char *co
 }
 
 int aa_gpio_request_input(const char *chip, unsigned int offset, const char *consumer,
-                          aa_gpio_request **out) {
-    return aa_request(chip, offset, consumer, 1, 0, out);
+                          int pull_up, aa_gpio_request **out) {
+    /* For an input, aa_request's `initial` is the pull-up choice: an input drives nothing. */
+    return aa_request(chip, offset, consumer, 1, pull_up ? 1 : 0, out);
 }
 
 int aa_gpio_request_fd(const aa_gpio_request *r) {

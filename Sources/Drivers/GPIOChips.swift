@@ -9,15 +9,19 @@ import Glibc
 public final class GPIOChips: GPIOChipAccess {
     /// Where chip devices are listed when a line is named without its chip.
     let deviceDirectory: String
+    /// The Pi's internal pull-up on inputs; false leaves the bias as it is, for boards with
+    /// their own resistors (and for gpio-sim, where a bias would overwrite the simulated level).
+    let pullUp: Bool
 
-    public init(deviceDirectory: String = "/dev") {
+    public init(deviceDirectory: String = "/dev", pullUp: Bool = true) {
         self.deviceDirectory = deviceDirectory
+        self.pullUp = pullUp
     }
 
     public func requestInput(_ address: GPIOLineAddress, consumer: String) throws(GPIOError) -> any GPIOInputLine {
         let (chip, offset) = try resolve(address)
         var handle: OpaquePointer?
-        let rc = aa_gpio_request_input(chip, offset, consumer, &handle)
+        let rc = aa_gpio_request_input(chip, offset, consumer, pullUp ? 1 : 0, &handle)
         try GPIOLineRequest.check(rc, chip: chip, line: address.lineLabel)
         return GPIOLineRequest(handle: handle!, chip: chip, line: address.lineLabel)
     }

@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
         CHECK(rc == -EINVAL, "offset past the end: %d", rc);
 
         aa_gpio_request *in = NULL;
-        rc = aa_gpio_request_input(chip, 1, "anchor-alert", &in);
+        rc = aa_gpio_request_input(chip, 1, "anchor-alert", 1, &in);
         CHECK(rc == 0 && in, "request input: %d", rc);
         if (in) {
             CHECK(aa_gpio_get_value(in) == 1, "pull-up bias reads high: %d", aa_gpio_get_value(in));

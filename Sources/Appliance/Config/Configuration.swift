@@ -41,6 +41,7 @@ struct Configuration: Sendable {
     var veryLongPress = 5.0
     /// "closed": ARM closes the contact to ground. "open" is fail-safe: a broken wire arms.
     var armContact = "closed"
+    var gpioPullUp = true
 
     var ringEnabled = true
     var ringType = "ws2812"

@@ -104,6 +104,7 @@ extension ConfigurationKey {
         flag("gpio", "switch_enabled", "Whether an arm switch is fitted", \.switchEnabled),
         flag("gpio", "button_enabled", "Whether a button is fitted", \.buttonEnabled),
         text("gpio", "arm_switch_arms_when", ["closed", "open"], "Which contact state of the switch means ARM (open is fail-safe: a broken wire arms rather than disarms)", \.armContact),
+        flag("gpio", "pull_up", "Use the Pi's internal pull-ups on the switch and button (false: the board has its own resistors)", \.gpioPullUp),
         number("gpio", "debounce", 0.001...1, "s", "How long the switch must stay put to count", \.debounce),
         number("gpio", "long_press", 0.5...10, "s", "A press at least this long is a long press (mark)", \.longPress),
         number("gpio", "very_long_press", 1...30, "s", "A press at least this long is a very long press (release)", \.veryLongPress),

@@ -44,7 +44,7 @@ struct Wiring {
         settings.armContact = config.armContact == "open" ? .open : .closed
         let buzzer = settings.fitted.contains(.buzzer) ? GPIOBuzzer(settings: settings) : nil
         let controls = settings.fitted.contains(.armSwitch) || settings.fitted.contains(.button)
-            ? GPIOControls(settings: settings) : nil
+            ? GPIOControls(settings: settings, chips: GPIOChips(pullUp: config.gpioPullUp)) : nil
         return (buzzer, controls, problems)
     }
 

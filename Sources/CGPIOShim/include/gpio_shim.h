@@ -43,10 +43,11 @@ int aa_gpio_find_line(const char *chip, const char *name);
 int aa_gpio_request_output(const char *chip, unsigned int offset, const char *consumer,
                            int initial, aa_gpio_request **out);
 
-/* Requests one input line with pull-up bias and both-edge events stamped on CLOCK_MONOTONIC.
+/* Requests one input line with both-edge events stamped on CLOCK_MONOTONIC, with the internal
+ * pull-up when `pull_up` is 1, or the line's bias left as it is when 0 (external resistors).
  * Its descriptor (aa_gpio_request_fd) is non-blocking and becomes readable (POLLIN) on an edge. */
 int aa_gpio_request_input(const char *chip, unsigned int offset, const char *consumer,
-                          aa_gpio_request **out);
+                          int pull_up, aa_gpio_request **out);
 
 /* The descriptor to poll for edges. Owned by the request: never close it. */
 int aa_gpio_request_fd(const aa_gpio_request *request);
