@@ -102,6 +102,9 @@ mark_and_arm() {
         fi
     fi
     echo pull-down > "$(pull_file 27)"
+    # The switch stays where the skipper left it through any restart: remember it for the
+    # header script, which rebuilds the simulated chip at every boot.
+    touch "$STATE/switch-armed"; sync
     said '^Alarm on' 30 || report "  no \"Alarm on\" 30 s after sliding the switch to ARM"
 }
 

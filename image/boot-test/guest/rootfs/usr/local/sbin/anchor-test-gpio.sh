@@ -1,11 +1,17 @@
 #!/bin/bash
 # Creates the simulated header (see anchor-test-gpio.service). The inputs idle high, as with
-# the pull-ups of the real wiring: switch open (not armed), button not pressed.
+# the pull-ups of the real wiring: switch open (not armed, unless the test slid it to ARM before
+# a reset), button not pressed.
 set -eu
 lines=()
 for i in $(seq 0 27); do lines+=("GPIO$i"); done
 chip=$(/usr/local/sbin/gpio-sim-chip.sh create pi "${lines[@]}")
-/usr/local/sbin/gpio-sim-chip.sh pull pi GPIO27 up
+# A switch slid to ARM before a power cut is still at ARM after it (closed: low).
+if [ -f /var/lib/anchor-test/switch-armed ]; then
+    /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO27 down
+else
+    /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO27 up
+fi
 /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO22 up
 udevadm settle -t 10 || true
 echo "simulated header on /dev/$chip ($(stat -c '%G %a' "/dev/$chip"))"
