@@ -2,30 +2,13 @@
 import Glibc
 #endif
 
-/// Whole-file reads and writes with open/read/write; EINTR is retried, every other failure is a
+/// Whole-file writes (reads are Recordings' `FileBytes`); EINTR is retried, every other failure is a
 /// typed error carrying the path and errno's words.
 enum BenchFile {
     struct Failure: Error, CustomStringConvertible {
         var path: String
         var reason: String
         var description: String { "\(path): \(reason)" }
-    }
-
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(path) }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure(path)
-            }
-            if n == 0 { return out }
-            out.append(contentsOf: chunk[0..<n])
-        }
     }
 
     static func write(_ path: String, _ text: String) throws(Failure) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Recordings
 
 /// Reads the configuration file: a small TOML subset (`[section]`, `key = value` with numbers,
 /// "strings" and true/false, `#` comments). Every problem names its line and key; each bad line

@@ -2,15 +2,16 @@
 import Glibc
 #endif
 
-/// Reads a whole file with open/read (EINTR retried), refusing files larger than `limit`.
-enum FileBytes {
-    struct Failure: Error, CustomStringConvertible {
-        var path: String
-        var reason: String
-        var description: String { "\(path): \(reason)" }
+/// Reads a whole file with open/read (EINTR retried), refusing files larger than `limit`: the
+/// one way the binary and the benchmarks read a recorded log or any other file whole.
+public enum FileBytes {
+    public struct Failure: Error, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
     }
 
-    static func read(_ path: String, limit: Int = 512 << 20) throws -> [UInt8] {
+    public static func read(_ path: String, limit: Int = 512 << 20) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
