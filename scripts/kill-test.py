@@ -74,6 +74,7 @@ def start(switch):
     if switch is not None:
         args += ["--switch", "on" if switch else "off"]
     p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    boxes[:] = [b for b in boxes if b.poll() is None] + [p]
     return p
 
 
@@ -98,6 +99,19 @@ switch = False
 maybe = {}             # decisions sent but not acknowledged before the kill: either outcome is fine
 ring_checks = 0
 started = time.monotonic()
+boxes = []
+
+
+def cleanup():
+    # Whatever ends this script, no box of its own is left running.
+    for b in boxes:
+        if b.poll() is None:
+            b.kill()
+            b.wait()
+
+
+import atexit
+atexit.register(cleanup)
 
 for cycle in range(cycles):
     # Half the cycles run with the simulated switch where the skipper left it; the others with
