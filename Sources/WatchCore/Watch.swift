@@ -209,7 +209,8 @@ public struct Watch: Sendable {
         if let old = progress {
             p = fillingOver > .zero ? old + (now - progressAt).seconds / fillingOver.seconds : 1
         }
-        fillingOver = driftingAway(at: now) ? settings.driftConfirmation : settings.confirmation
+        // Drift only ever shortens the verdict, whatever the configuration says.
+        fillingOver = driftingAway(at: now) ? min(settings.driftConfirmation, settings.confirmation) : settings.confirmation
         if fillingOver <= .zero { p = 1 }
         progress = p
         progressAt = now

@@ -127,3 +127,25 @@ final class EvidenceWeightTests: XCTestCase {
         XCTAssertEqual(h.verdictKind, .checking, "and outside a 30 m one again, from the same window")
     }
 }
+
+final class DriftOnlyShortensTests: XCTestCase {
+    /// A configuration with a confirmation shorter than the drift confirmation: drifting away
+    /// must not make the verdict slower than standing still outside would.
+    func testDriftNeverLengthensTheConfirmation() {
+        var h = Harness {
+            $0.confirmation = .seconds(3)
+            $0.driftSpan = .seconds(10)
+            $0.driftSpeed = 0.05
+            $0.driftConfirmation = .seconds(30)
+        }
+        h.anchored(armed: true)
+        var rang: Double?
+        for i in 0..<40 where rang == nil {
+            h.send(.reading(h.reading(east: 40 + Double(i), north: 0)))
+            h.wait(1)
+            if h.watch.alarm.kind == .ringing { rang = Double(i) }
+        }
+        XCTAssertNotNil(rang, "a steady drift outside rings")
+        XCTAssertLessThan(rang ?? 99, 12, "within the 3 s confirmation of the majority, not the 30 s drift confirmation")
+    }
+}
