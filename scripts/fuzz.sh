@@ -21,7 +21,7 @@ TARGETS=(
     "journal-open         WatchCore,Journal Fuzz/JournalOpen.swift"
     "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
     "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
-    "config-parser        WatchCore,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Support/FileBytes.swift Fuzz/ConfigParser.swift"
+    "config-parser        WatchCore,Recordings,ApplianceConfig=Sources/Appliance/Config Fuzz/ConfigParser.swift"
 )
 
 seconds=${1:-20}
