@@ -29,8 +29,6 @@ public final class SimulatedGPS: Pollable {
         }
     }
 
-    public var scriptTimeOfNextFix: Double? { fixTime(index) }
-
     public func pollRequests() -> [PollRequest] { [] }
 
     public func nextDeadline() -> Instant? {

@@ -8,7 +8,6 @@ final class DemoScreen: BoxObserver {
     private let tty: Bool
     private let speed: Double
     private var log: [String] = []
-    private var last: WatchStatus?
     private var scriptTime = 0.0
     private var buzzerOn = false
     /// The ring exactly as the renderer computes it for the box's LED ring.
@@ -34,7 +33,6 @@ final class DemoScreen: BoxObserver {
     }
 
     func show(_ status: WatchStatus, now: Instant) {
-        defer { last = status }
         _ = presenter.update(status, at: now)
         guard tty else { return }
         var out = "\u{1B}[H\u{1B}[2J"

@@ -22,7 +22,6 @@ final class Annunciator {
     }
 
     var isAlarmSounding: Bool { alarm }
-    var isFaultSounding: Bool { fault }
 
     func alarm(on: Bool, now: Instant) {
         guard on != alarm else { return }

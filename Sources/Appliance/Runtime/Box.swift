@@ -12,7 +12,6 @@ final class Box {
     var observers: [BoxObserver] = []
     /// Every action carried out, for observers that narrate (the demo) and for tests.
     var onActions: (([Action], Instant) -> Void)?
-    private var sourceDeadlines: [ObjectIdentifier: Instant] = [:]
     private let wall: () -> Double
 
     init(watch: Watch, sources: [Pollable], annunciator: Annunciator, log: DecisionLog?, wall: @escaping () -> Double) {
@@ -96,13 +95,7 @@ final class Box {
         consider(annunciator.nextDeadline(now: now))
         consider(log?.nextDeadline())
         for o in observers { consider(o.nextDeadline(now: now)) }
-        sourceDeadlines.removeAll()
-        for s in sources {
-            if let d = s.nextDeadline() {
-                sourceDeadlines[ObjectIdentifier(s)] = d
-                consider(d)
-            }
-        }
+        for s in sources { consider(s.nextDeadline()) }
         return next
     }
 
