@@ -60,7 +60,9 @@ case .explore(let nights):
     print(Exploration.table(results, sets))
 
 case .tune:
-    let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
+    let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
+    let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)
+    let drags = env("ANCHOR_TUNE_DRAGS") ?? (options.quick ? 4 : 100)
     let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
@@ -74,14 +76,7 @@ case .tune:
                         "0.5 kn poor: med / p95 / worst s"], table))
 
 case .detection:
-    var previous = WatchSettings()
-    previous.window = .seconds(10)
-    previous.confirmation = .seconds(5)
-    previous.majority = 0.8
-    previous.accuracyWeight = 0.2
-    previous.driftSpan = .zero
-    let contenders = [Contender.box("Box (defaults)"), Contender.box("Box, previous defaults (accuracy weight)", previous)]
-        + Contender.peers
+    let contenders = [Contender.box("Box (defaults)")] + Contender.peers
     let quick = options.quick
     let plan = DetectionBench.Plan(
         cells: [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
