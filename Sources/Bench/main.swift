@@ -63,7 +63,14 @@ case .tune:
     let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
     let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)
     let drags = env("ANCHOR_TUNE_DRAGS") ?? (options.quick ? 4 : 100)
-    let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
+    // ANCHOR_TUNE_HALF=0 or 1: only the even or the odd captures lend their noise (tune on one
+    // half, measure on the other).
+    var sources = library.sources
+    if let half = env("ANCHOR_TUNE_HALF") {
+        sources = sources.enumerated().filter { $0.offset % 2 == half }.map(\.element)
+        printError("  noise from \(sources.map(\.name).joined(separator: ", "))")
+    }
+    let rows = Tuning.run(sources: sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
         return [r.label, "\(r.falseGood)", "\(r.falsePoor)", "\(r.falsePoorGoodEph)",
