@@ -59,6 +59,17 @@ case .explore(let nights):
     }
     print(Exploration.table(results, sets))
 
+case .check:
+    guard let contender = Contender.named(options.rule) else { fail("no rule named \(options.rule)") }
+    print("Regression check: \(contender.name), fixed seeds; every run must pass.")
+    let result = RegressionCheck.run(contender, sources: library.sources) { print($0) }
+    let seconds = Format.fixed(monotonicSeconds() - started)
+    if result.failures > 0 {
+        print("check: FAIL: \(result.failures) of \(result.runs) runs failed (\(contender.name), \(seconds) s)")
+        exit(1)
+    }
+    print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
+
 case .tune:
     let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
     let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
