@@ -27,7 +27,11 @@ struct NoiseTrack {
     static let crossFade = 5
 
     init(seconds: Int, profile: ReceiverProfile, sources: [NoiseCapture], rng: inout SplitMix64) {
-        let usable = sources.filter { $0.rms > 0.05 && (profile.quality == .good || $0.sampleCount >= 180) }
+        // A poor receiver's pieces come from captures of 3 minutes or more where there are any
+        // (a held-out fold has only its own capture, however short).
+        let noisy = sources.filter { $0.rms > 0.05 }
+        let long = noisy.filter { profile.quality == .good || $0.sampleCount >= 180 }
+        let usable = long.isEmpty ? noisy : long
         precondition(!usable.isEmpty, "no stationary capture with noise to borrow")
         // Longer captures hold more of a receiver's slow wander: weight by the square root of length.
         let weights = usable.map { Double($0.sampleCount).squareRoot() }
