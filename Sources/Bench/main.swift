@@ -94,8 +94,8 @@ case .detection:
     var plan = DetectionBench.Plan(
         cells: main ? [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)] : [],
         nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
-                 .good(10): quick ? 1 : 50, .poor(10): quick ? 1 : 50],
-        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20])
+                 .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20],
+        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 10, .poor(10): quick ? 1 : 10])
     if !conditions { plan.conditions = [] }
     plan.conditionNights = quick ? 1 : 100
     plan.conditionDrags = quick ? 1 : 40
