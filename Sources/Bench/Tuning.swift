@@ -18,9 +18,9 @@ enum Tuning {
 
     /// Candidate evidence rules, through the real watch core: confirmation (s), fastest (s),
     /// deadband (wanders), noise prior (m), swing span (s).
-    static func grid() -> [(String, WatchSettings)] {
+    static func grid() -> [(label: String, settings: WatchSettings)] {
         func rule(_ confirmation: Double, _ fastest: Double, _ deadband: Double, prior: Double = 5,
-                  swing: Double = 300) -> (String, WatchSettings) {
+                  swing: Double = 300) -> (label: String, settings: WatchSettings) {
             var s = WatchSettings()
             s.confirmation = .seconds(confirmation)
             s.fastest = .seconds(fastest)
@@ -29,7 +29,7 @@ enum Tuning {
             s.swingSpan = .seconds(swing)
             return ("c\(Format.fixed(confirmation)) f\(Format.fixed(fastest)) k\(Format.fixed(deadband, 1)) p\(Format.fixed(prior)) s\(Format.fixed(swing))", s)
         }
-        var out: [(String, WatchSettings)] = []
+        var out: [(label: String, settings: WatchSettings)] = []
         let list = getenv("ANCHOR_TUNE_GRID").map { String(cString: $0) } ?? "5,3,0.5 5,3,0.75 5,2.5,1 10,5,0.75"
         for item in list.split(separator: " ") {
             let v = item.split(separator: ",").compactMap { Double($0) }
@@ -39,8 +39,8 @@ enum Tuning {
         return out
     }
 
-    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(String, WatchSettings)]) -> [Row] {
-        var rows = grid.map { Row(settings: $0.1, label: $0.0) }
+    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
+        var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
             for i in 0..<nights {
