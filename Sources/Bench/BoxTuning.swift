@@ -17,14 +17,20 @@ enum BoxTuning {
             change(&s)
             return (label, s)
         }
-        // Only fields every detector so far has; a new detector adds its own knobs here.
-        let base = WatchSettings().confirmation
+        // The evidence's two knobs (Docs/verdict.md): the deadband (wanders beyond the radius
+        // that count nothing) and the confirmation (evidence to ring), quickest first after the
+        // defaults; `fastest` follows the confirmation so one fix carries the same share.
+        let base = WatchSettings()
+        func rule(_ deadband: Double, _ scale: Double) -> (label: String, settings: WatchSettings) {
+            variant("deadband \(Format.fixed(deadband, 2)), confirmation x \(Format.fixed(scale, 1))") {
+                $0.deadband = deadband
+                $0.confirmation = base.confirmation * scale
+                $0.fastest = base.fastest * scale
+            }
+        }
         return [
-            ("defaults", WatchSettings()),
-            variant("confirmation x 0.5") { $0.confirmation = base * 0.5 },
-            variant("confirmation x 0.75") { $0.confirmation = base * 0.75 },
-            variant("confirmation x 1.5") { $0.confirmation = base * 1.5 },
-            variant("confirmation x 2") { $0.confirmation = base * 2 },
+            ("defaults", base),
+            rule(0.5, 1), rule(0.75, 1), rule(1, 2), rule(1.5, 1), rule(1.5, 2), rule(2, 2),
         ]
     }
 
