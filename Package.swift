@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "Journal", dependencies: ["WatchCore"]),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
         .target(name: "Signals", dependencies: ["WatchCore"]),
+        // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
+        .target(name: "NMEA0183", dependencies: ["WatchCore"]),
 
         // C libraries, each behind one thin wrapper file in Drivers.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -40,7 +42,7 @@ let package = Package(
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux"]
+            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux", "NMEA0183"]
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
         .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
+        .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal", "GPSDTestSupport"]),
     ]

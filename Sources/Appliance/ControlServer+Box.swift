@@ -1,7 +1,7 @@
 import Drivers
 import WatchCore
 
-extension ControlServer {
+extension ControlServer: DecisionServer {
     /// For the run loop: services the socket and takes each decision through the box. The box
     /// replies once its journal has made the decision durable (or refuses at once); a decision
     /// the watch took silently (nothing to change) is answered "nothing to do", so no client

@@ -60,6 +60,9 @@ struct Configuration: Sendable {
     var sirenDevice = "default"
     var sirenVolume = 0.8
 
+    /// `[nmea]`: alerts to chartplotters (Docs/network.md). Off unless enabled.
+    var nmea = NMEASettings()
+
     var bowOffset = 1.0
     var boatLength = 10.0
 
