@@ -220,6 +220,9 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             if fd < 0 { return }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            // A small kernel buffer too: a stuck plotter holds at most this plus the outbox.
+            var size: Int32 = 16 * 1024
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             guard clients.count < settings.maxClients else {
                 Posix.close(fd)
                 droppedClients += 1
