@@ -38,6 +38,7 @@ enum SystemsCheck {
         case watchdog
         case configuration
         case nmeaOut = "nmea_out"
+        case mqtt
 
         /// Yes is always the good answer.
         var question: String {
@@ -58,11 +59,12 @@ enum SystemsCheck {
             case .watchdog: "Is the watchdog watching the box?"
             case .configuration: "Is the configuration file good?"
             case .nmeaOut: "Is NMEA 0183 going out?"
+            case .mqtt: "Is the box on the MQTT broker?"
             }
         }
 
         /// The outputs to the boat's network: never a fault of the watch, off unless configured.
-        var isNetworkOutput: Bool { self == .nmeaOut }
+        var isNetworkOutput: Bool { self == .nmeaOut || self == .mqtt }
 
         /// The fault kind a failing row of this component raises on the box, and the kind
         /// whose fault makes this row fail.
@@ -82,7 +84,7 @@ enum SystemsCheck {
             case .clock: .clock
             case .watchdog: .watchdog
             case .configuration: .config
-            case .nmeaOut: nil
+            case .nmeaOut, .mqtt: nil
             }
         }
 
@@ -105,6 +107,7 @@ enum SystemsCheck {
             case .watchdog: nil
             case .configuration: "Fix the line the fault names, then restart the box"
             case .nmeaOut: "Free the port or set another in [nmea], then restart the box"
+            case .mqtt: "Check the broker is running and [mqtt] names it; the box keeps trying"
             }
         }
     }

@@ -62,6 +62,8 @@ struct Configuration: Sendable {
 
     /// `[nmea]`: alerts to chartplotters (Docs/network.md). Off unless enabled.
     var nmea = NMEASettings()
+    /// `[mqtt]`: the box on an MQTT broker (Docs/network.md). Off unless enabled.
+    var mqtt = MQTTSettings()
 
     var bowOffset = 1.0
     var boatLength = 10.0

@@ -148,14 +148,13 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             guard let episode = instance ?? stream.announcedEpisode else {
                 return send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
             }
-            var accepted = false
-            // The same decision as `anchor-alert snooze`: it names its episode, and the ALF
-            // saying "silenced" goes out once the journal has it (the box refreshes after).
-            box.handle(.decision(.snooze(episode: episode)), now: now) { outcome in
-                if case .accepted = outcome { accepted = true }
-            }
-            if !accepted {
-                send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
+            // The same decision as `anchor-alert snooze`: it names its episode. Accepted, the
+            // watch is snoozed and the next ALF says so; refused or nothing to do, ARC.
+            box.decide(.snooze(episode: episode), now: now) { [weak self, weak fd] reply in
+                guard let self, let fd else { return }
+                if case .receipt = reply { return }
+                self.send([self.stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd,
+                                               wall: self.wall())], to: fd)
             }
         case .acn(let id, let instance, let cmd):
             send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: fd)
@@ -163,7 +162,7 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             // The legacy acknowledgement names no episode: it answers the episode the last
             // anchor ALR announced (Docs/network.md says what that means for a late ACK).
             guard settings.acknowledgeSnoozes, let episode = stream.announcedEpisode else { return }
-            box.handle(.decision(.snooze(episode: episode)), now: now)
+            box.decide(.snooze(episode: episode), now: now) { _ in }
         case .ack:
             break
         }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Drivers
 import WatchCore
 
@@ -6,7 +9,34 @@ import WatchCore
 /// and a source whose descriptors join the one poll; none can stop or delay the box.
 enum NetworkOutputs {
     static func attach(to runtime: BoxRuntime, config: Configuration, now: Instant) {
-        guard config.nmea.enabled else { return }
+        if config.nmea.enabled { attachNMEA(to: runtime, config: config, now: now) }
+        if config.mqtt.enabled { attachMQTT(to: runtime, config: config, now: now) }
+    }
+
+    static func attachMQTT(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+        let name = config.mqtt.box.isEmpty ? hostName() : config.mqtt.box
+        guard !name.isEmpty, !name.contains(where: { "/+#".contains($0) || $0 == " " }) else {
+            Console.error("MQTT: the box name \"\(name)\" can't be a topic level; not connecting")
+            return
+        }
+        let snapshot = runtime.box.observers.compactMap { $0 as? SnapshotWriter }.first
+        let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
+                              snapshot: { snapshot?.last })
+        runtime.extraSources.append(mqtt)
+        // After the snapshot, whose last build it publishes.
+        runtime.box.observers.append(mqtt)
+        runtime.extraRows.append { [mqtt.row] }
+        runtime.onShutdown.append { mqtt.close() }
+        Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
+    }
+
+    static func hostName() -> String {
+        var buf = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buf, buf.count - 1) == 0 else { return "" }
+        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    static func attachNMEA(to runtime: BoxRuntime, config: Configuration, now: Instant) {
         var settings = config.nmea
         let t = settings.talker.utf8
         if t.count != 2 || !t.allSatisfy({ (0x41...0x5A).contains($0) }) {
