@@ -144,6 +144,7 @@ enum RunCommand: Command {
         Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
             gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
             switchAndButton: gpio.controls != nil && simulatedSwitch == nil, ring: ring != nil, siren: siren != nil))
+        NetworkOutputs.attach(to: runtime, config: config, now: now)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
         for e in opened.recovery.events { box.handle(e, now: now) }
