@@ -298,7 +298,10 @@ with open(logimg, "rb") as log, open(replay, "r+b") as img:
         missing = [d for d in must if not any(x.startswith(says(d)) for x in seen)]
         checked += len(must)
         lost += len(missing)
-        check(not missing, f"{where}: {len(missing)} of {len(must)} receipted decisions lost, first {missing[:1]}")
+        if not check(not missing, f"{where}: {len(missing)} of {len(must)} receipted decisions lost, first {missing[:1]}"):
+            # What the card held, to tell a lost decision from a recap that could not read it.
+            listing = sh("ls", "-la", j, check_rc=False).stdout.strip().replace("\n", "; ")
+            print(f"  recap exit {rc}, {len(notes)} notes {notes[-3:]}; journal: {listing}", flush=True)
         # Nothing that was never sent (the rebuilt card is the card as it was, not a later one).
         later = [says(d) for d in sent if d not in could and d[1] == "radius"]
         check(not any(x in later for x in seen), f"{where}: the card holds a decision sent after the cut")
