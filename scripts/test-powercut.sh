@@ -22,11 +22,15 @@ if [ -z "$binary" ]; then
     binary=.build/debug/anchor-alert
 fi
 [ -x "$binary" ] || fail "no binary at $binary"
+# Its own copy, where the VM sees it (the guest has its own /tmp): a rebuild during the run
+# must not pull the binary from under it.
+copy=$(mktemp -d /var/tmp/aa-powercut.XXXXXX) || fail "no directory for the binary's copy"
+cp "$binary" "$copy/anchor-alert" || fail "can't copy $binary"
 out=$(mktemp)
-VM_TIMEOUT=${VM_TIMEOUT:-5400} "$vm" "/usr/bin/python3 scripts/power-cut.py $binary $decisions $cuts ${POWER_CUT_SEED:-2026}" 2>&1 | tee "$out"
+VM_TIMEOUT=${VM_TIMEOUT:-5400} "$vm" "/usr/bin/python3 scripts/power-cut.py $copy/anchor-alert $decisions $cuts ${POWER_CUT_SEED:-2026}" 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
 summary=$(grep -E '^power-cut: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
-rm -f "$out"
+rm -rf "$out" "$copy"
 [ -n "$summary" ] || fail "the power-cut run printed no result (VM exit $rc)"
 p=$(echo "$summary" | sed -E 's/^power-cut: ([0-9]+) passed.*/\1/')
 f=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed$/\1/')
