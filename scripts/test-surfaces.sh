@@ -79,6 +79,14 @@ check "check: the box answers" grep -q "^Ok  *Is the box answering?" "$D/check.o
 if grep -q "^Failing " "$D/check.out"; then want=1; else want=0; fi
 check "check: exit $rc, $want by its rows" test "$rc" -eq "$want"
 
+# SIGHUP with a bad file raises the configuration fault, as a start does (it used to only print).
+config_fault() { aa status --json | json "any(f['kind'] == 'config' for f in j['status']['faults'])"; }
+check "no configuration fault before the reload" test "$(config_fault)" = False
+printf '[watch]\nradius = lots\n' >> "$D/box.conf"
+kill -HUP "$BOX"
+for _ in $(seq 50); do [ "$(config_fault)" = True ] && break; sleep 0.2; done
+check "SIGHUP with a bad file raises the configuration fault" test "$(config_fault)" = True
+
 kill -STOP "$BOX"
 sleep 6   # believed for 2 x 2 s + 15 s ... so wait past it
 for _ in $(seq 30); do aa status >/dev/null 2>&1; [ $? -eq 3 ] && break; sleep 1; done

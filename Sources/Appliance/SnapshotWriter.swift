@@ -50,11 +50,12 @@ final class SnapshotWriter {
     /// `localRows` are the `SystemsMonitor`'s last rows. Returns true when it wrote.
     @discardableResult
     func publish(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row] = []) -> Bool {
-        let snapshot = StatusSnapshot(
+        var snapshot = StatusSnapshot(
             status: status, now: now, wall: wall,
             writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
+        snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
         last = snapshot
         let content = snapshot.content
         let due = lastWrite.map { now >= $0 + interval } ?? true
