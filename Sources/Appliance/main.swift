@@ -18,6 +18,7 @@ enum CommandTable {
         ReleaseCommand.self,
         RecapCommand.self,
         ExportCommand.self,
+        FleetCommand.self,
     ]
 
     static func printUsage() {
