@@ -96,13 +96,24 @@ printf '[gpio]\nbuzzer_enabled = false\n' > "$D/template.conf"
     --journal-dir "$D/template/journal" >/dev/null 2>&1 &
 T=$!; sleep 1; kill "$T"; wait "$T" 2>/dev/null
 names=(); for i in $(seq 1 $((N - 1))); do names+=("$(printf 'boat%03d' "$i")"); done
-for b in "${names[@]}"; do mkdir -p "$D/$b"; cp -r "$D/template/journal" "$D/$b/journal"; start_box "$b" hold 1 false; done
-# Mark and arm each holding boat once its simulated GPS is steady (the same commands a skipper uses).
-sleep 3
-for i in "${!names[@]}"; do
-    for _ in $(seq 20); do "$BIN" mark --runtime-dir "$D/${names[$i]}/run" >/dev/null 2>&1 && break; sleep 0.3; done
-    kill -USR1 "${BOXES[$i]}"
+# boat001 takes no commands over MQTT; the others do, so a whole fleet can be marked at once.
+for b in "${names[@]}"; do
+    mkdir -p "$D/$b"; cp -r "$D/template/journal" "$D/$b/journal"
+    start_box "$b" hold 1 "$([ "$b" = boat001 ] && echo false || echo true)"
 done
+# Mark (boat001 from its control socket, the rest over MQTT) once the simulated GPS is steady,
+# then arm each with its simulated switch.
+sleep 3
+for _ in $(seq 30); do "$BIN" mark --runtime-dir "$D/boat001/run" >/dev/null 2>&1 && break; sleep 0.5; done
+for round in $(seq 20); do
+    marked=$(fleet --json --wait 5 | /usr/bin/python3 -c 'import json,sys; print(" ".join(j["box"] for j in map(json.loads, sys.stdin) if j.get("verdict") not in (None, "no_anchor")))')
+    todo=(); for b in "${names[@]}"; do [[ " $marked " == *" $b "* ]] || todo+=("$b"); done
+    [ ${#todo[@]} -eq 0 ] && break
+    for b in "${todo[@]}"; do mosquitto_pub -p "$MQ" -t "anchor-alert/$b/command" -m '{"decision":"mark"}'; done
+    sleep 2
+done
+echo "  (marked: $((N - 1 - ${#todo[@]})) of $((N - 1)) in $round rounds)"
+for i in "${!names[@]}"; do kill -USR1 "${BOXES[$i]}"; done
 echo "  ($((N - 1)) holding boxes started, marked and armed in $((SECONDS - t0)) s)"
 fleet --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
 FLEET=$!
@@ -179,5 +190,21 @@ for _ in $(seq 90); do
 done
 echo "  ($back boxes back on the broker $((SECONDS - t1)) s after its restart)"
 check "after the restart every running box republished ($back of $((N - 1)))" test "$back" -ge $((N - 1))
+echo "The systemd unit's addresses, derived from the configuration"
+printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
+out=$("$BIN" config --network-allow --config "$D/allow.conf")
+check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients" \
+    test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "
+printf '[mqtt]\nenabled = false\nbroker = "10.0.0.2"\n' > "$D/local.conf"
+out=$("$BIN" config --network-allow --config "$D/local.conf")
+check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(grep '^IPAddressAllow=' <<<"$out")"
+G=$D/generated; mkdir -p "$G"
+if command -v systemd-analyze >/dev/null; then
+    sed "s|/usr/bin/anchor-alert config --network-allow --config /etc/anchor-alert/anchor-alert.conf|$BIN config --network-allow --config $D/allow.conf|; s|\[ -x /usr/bin/anchor-alert \] \|\| exit 0||" \
+        image/deb/anchor-alert-generator > "$D/generator.sh"
+    sh "$D/generator.sh" "$G"
+    check "the generator writes the drop-in" grep -q '^IPAddressAllow=10.0.0.2$' "$G/anchor-alert.service.d/50-network-allow.conf"
+fi
+
 echo "test-network: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
