@@ -11,7 +11,8 @@ let package = Package(
     targets: [
         // The watch: states, evidence rules, decisions, words. Standard library only.
         .target(name: "WatchCore", linkerSettings: [.linkedLibrary("m")]),
-        // Readers for recorded GPS logs (NMEA 0183, gpsd JSON). Standard library only.
+        // Readers for recorded GPS logs (NMEA 0183, gpsd JSON) and the one translator from a gpsd
+        // report to a reading, shared by the gpsd driver. Standard library only.
         .target(name: "Recordings", dependencies: ["WatchCore"]),
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
         .target(name: "Journal", dependencies: ["WatchCore"]),
@@ -35,7 +36,7 @@ let package = Package(
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"]
+            dependencies: ["WatchCore", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"]
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.

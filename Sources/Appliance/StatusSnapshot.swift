@@ -56,6 +56,9 @@ struct StatusSnapshot: Hashable, Sendable {
     var faultSounding: Bool
     /// The Systems Check as the box ran it.
     var checks: [SystemsCheck.Row]
+    /// At a glance (StatusSnapshot+Glance.swift): where the boat is, the farthest it has been
+    /// from the mark, the anchor learnt from the swing and what it offers.
+    var glance = Glance()
 
     /// How long past `writtenAt` a snapshot stays believable: the writer's steady interval
     /// twice over plus slack for one slow turn (a journal sync on a tired SD card).
@@ -97,7 +100,8 @@ extension StatusSnapshot {
             wontRing: status.wontRing,
             anchor: status.anchor, radius: status.radius, distance: status.distance,
             gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
-            faults: status.faults, faultSounding: status.faultSounding, checks: checks)
+            faults: status.faults, faultSounding: status.faultSounding, checks: checks,
+            glance: Glance(status))
     }
 
     /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
@@ -122,6 +126,7 @@ extension StatusSnapshot {
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
+            ("glance", glance.content),
         ] as [(String, JSON?)])
     }
 }
@@ -130,7 +135,7 @@ extension StatusSnapshot {
 
 extension StatusSnapshot {
     var json: JSON {
-        .object([
+        .object(([
             ("format", .string(Self.format)),
             ("version", .int(Self.version)),
             ("box", .object([
@@ -166,7 +171,7 @@ extension StatusSnapshot {
             })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
-        ] as [(String, JSON?)])
+        ] as [(String, JSON?)]) + glance.fields)
     }
 
     struct DecodeError: Error, CustomStringConvertible {
@@ -220,5 +225,6 @@ extension StatusSnapshot {
         }
         faultSounding = json["fault_sounding"]?.bool ?? false
         checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
+        glance = Glance(json: json)
     }
 }

@@ -8,12 +8,18 @@ struct BenchOptions {
     var rule = "box"
     /// Nights per 1 Hz receiver class in the full run (the issue's target is 1,000).
     var nights = 1000
+    /// Nights per held-out capture and receiver class.
+    var heldOutNights = 30
+    /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
+    enum Part: String { case all, main, conditions, heldOut = "held-out" }
+    var part = Part.all
     var data = "/work/shared/data/gps"
     /// Where the SVG plots go; nil writes none.
     var plots: String? = "Docs/benchmarks"
 
     static let usage = """
-        usage: anchor-bench [--quick] [--nights N] [--data DIR] [--plots DIR | --no-plots]
+        usage: anchor-bench [--quick] [--part all|main|conditions|held-out] [--nights N] [--held-out-nights N]
+                            [--data DIR] [--plots DIR | --no-plots]
                anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--data DIR]
                anchor-bench --tune [--quick] [--data DIR]
                anchor-bench --explore NIGHTS [--data DIR]
@@ -39,6 +45,12 @@ struct BenchOptions {
             case "--tune": mode = .tune
             case "--check": mode = .check
             case "--rule": rule = try value()
+            case "--part":
+                guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, conditions or held-out") }
+                part = p
+            case "--held-out-nights":
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--held-out-nights needs a positive count") }
+                heldOutNights = n
             case "--nights":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--nights needs a positive count") }
                 nights = n

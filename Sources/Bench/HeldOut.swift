@@ -22,6 +22,7 @@ struct HeldOut {
     private(set) var box: [[[Cell]]]
     private(set) var peer: [[[Cell]]]
     private(set) var skipped: [String] = []
+    private(set) var fixesReplayed = 0
 
     init(sources: [NoiseCapture], candidates: [(label: String, contender: Contender)], peers: [Contender]) {
         captures = sources.filter { $0.rms > 0.05 }
@@ -54,6 +55,7 @@ struct HeldOut {
     }
 
     private mutating func record(_ s: Scenario, capture j: Int, cls k: Int) {
+        fixesReplayed += s.readings.count
         func add(_ cell: inout Cell, _ o: Contender.Outcome) {
             switch s.kind {
             case .night:

@@ -30,6 +30,14 @@ struct NoiseCapture {
     /// Whether the capture reports speed and course (RMC, TPV speed/track) for its fixes.
     var hasVelocity: Bool { runs.contains { $0.contains { $0.velocity != nil } } }
 
+    /// Whether the receiver holds its speed at zero while (nearly) still: 90% or more of its
+    /// stationary speed reports are exactly 0 (static hold, as SiRF and configured u-blox do).
+    var staticHold: Bool {
+        let v = runs.flatMap { $0.compactMap(\.velocity) }
+        guard !v.isEmpty else { return false }
+        return Double(v.filter { $0.east == 0 && $0.north == 0 }.count) >= 0.9 * Double(v.count)
+    }
+
     /// Root mean square of the reported speed (m/s), over the samples that carry one.
     var speedRMS: Double {
         let v = runs.flatMap { $0.compactMap(\.velocity) }

@@ -14,7 +14,13 @@ struct NoiseTrack {
         /// Error of the reported velocity (east, north m/s): what a stationary receiver reported.
         var velocityEast = 0.0
         var velocityNorth = 0.0
+        /// A static-hold receiver reports speed 0 below this (m/s); 0 for the others.
+        var holdBelow = 0.0
     }
+
+    /// Below this speed a static-hold receiver reports 0 (an assumption: receivers' thresholds
+    /// differ, 0.5 m/s is a common u-blox setting; Docs/benchmarks.md).
+    static let staticHoldSpeed = 0.5
 
     private(set) var samples: [Sample] = []
     /// Root mean square of the error's length: "the noise" of the lower bound.
@@ -97,8 +103,10 @@ struct NoiseTrack {
             let scale = profile.quality == .poor
                 ? (rng.uniform(ReceiverProfile.poorWander.lowerBound, ReceiverProfile.poorWander.upperBound) / max(capture.p95, 0.5)).squareRoot()
                 : 1
+            let hold = capture.staticHold ? NoiseTrack.staticHoldSpeed : 0
             for k in 0..<length {
                 let v = run[start + k].velocity ?? Offset(east: 0, north: 0)
+                samples[filled + k].holdBelow = hold
                 samples[filled + k].velocityEast = scale * (c * v.east - s * v.north)
                 samples[filled + k].velocityNorth = scale * (s * v.east + c * v.north)
             }
@@ -118,6 +126,6 @@ struct NoiseTrack {
         return Sample(east: a.east + (b.east - a.east) * k, north: a.north + (b.north - a.north) * k,
                       eph: a.eph + (b.eph - a.eph) * k,
                       velocityEast: a.velocityEast + (b.velocityEast - a.velocityEast) * k,
-                      velocityNorth: a.velocityNorth + (b.velocityNorth - a.velocityNorth) * k)
+                      velocityNorth: a.velocityNorth + (b.velocityNorth - a.velocityNorth) * k, holdBelow: a.holdBelow)
     }
 }

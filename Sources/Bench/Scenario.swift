@@ -125,6 +125,7 @@ struct Scenario {
         var stretchIndex = 0, gapIndex = 0
         var lastNoFix = -1.0
         var previous: (east: Double, north: Double)?
+        var lastTrack: Double?
         var i = 0
         while true {
             i += 1
@@ -178,6 +179,9 @@ struct Scenario {
                 var course = atan2Degrees(ve, vn)
                 if course < 0 { course += 360 }
                 track = course
+                // Static hold: the receiver says it stands still, course as it last was.
+                if speed! < n.holdBelow { speed = 0; track = lastTrack }
+                lastTrack = track
             }
             readings.append(GPSReading(mode: mode, position: position, accuracy: accuracy, speed: speed, track: track,
                                        received: Instant(seconds: t)))

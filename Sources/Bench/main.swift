@@ -87,58 +87,70 @@ case .tune:
 case .detection:
     let contenders = [Contender.box("Box (defaults)", BoxTuning.defaults)] + Contender.peers
     let quick = options.quick
+    let part = options.part
+    let main = part == .all || part == .main, conditions = part == .all || part == .conditions
+    let held = part == .all || part == .heldOut
     let n = quick ? 4 : options.nights
     var plan = DetectionBench.Plan(
-        cells: [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
-        nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 400),
-                 .good(10): quick ? 1 : 100, .poor(10): quick ? 1 : 100],
-        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 25, .poor(10): quick ? 1 : 25])
+        cells: main ? [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)] : [],
+        nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
+                 .good(10): quick ? 1 : 50, .poor(10): quick ? 1 : 50],
+        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20])
+    if !conditions { plan.conditions = [] }
     plan.conditionNights = quick ? 1 : 100
     plan.conditionDrags = quick ? 1 : 40
-    plan.restarts = quick ? 1 : 20
+    plan.restarts = conditions ? (quick ? 1 : 20) : 0
     var bench = DetectionBench(contenders: contenders, sources: library.sources)
     bench.run(plan) { line in
         printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
     }
     let candidates = BoxTuning.candidates().prefix(quick ? 2 : Int.max).map { (label: $0.label, contender: Contender.box($0.label, $0.settings)) }
     var heldOut = HeldOut(sources: library.sources, candidates: Array(candidates), peers: Contender.peers)
-    heldOut.run(nights: quick ? 1 : 30, drags: quick ? 1 : 20) { line in
-        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    if held {
+        heldOut.run(nights: quick ? 1 : options.heldOutNights, drags: quick ? 1 : 20) { line in
+            printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+        }
     }
-    let negatives = RealCaptures.negatives(library, contenders: contenders)
-    let positive = RealCaptures.positive(library, contenders: contenders)
+    let negatives = main ? RealCaptures.negatives(library, contenders: contenders) : []
+    let positive = main ? RealCaptures.positive(library, contenders: contenders) : nil
     let report = Report(bench: bench, plan: plan, negatives: negatives, positive: positive)
 
-    print("# Anchor watch detection benchmark\(quick ? " (quick)" : "")\n")
-    print("Noise: \(library.sources.count) real stationary captures; \(report.noiseLine()).\n")
-    print("## False alarms per 1,000 nights (margin = alert radius minus swing circle)\n")
-    print(report.falseAlarmTable())
-    for cell in plan.cells where (plan.dragsPerSpeed[cell.profile] ?? 0) > 0 {
-        print("## Drags, \(cell.profile.label) receiver, \(Format.fixed(cell.margin)) m margin: alarm delay after the true exit\n")
-        print(report.dragTable(cell.profile))
+    if main {
+        print("# Anchor watch detection benchmark\(quick ? " (quick)" : "")\n")
+        print("Noise: \(library.sources.count) real stationary captures; \(report.noiseLine()).\n")
+        print("## False alarms per 1,000 nights (margin = alert radius minus swing circle)\n")
+        print(report.falseAlarmTable())
+        for cell in plan.cells where (plan.dragsPerSpeed[cell.profile] ?? 0) > 0 {
+            print("## Drags, \(cell.profile.label) receiver, \(Format.fixed(cell.margin)) m margin: alarm delay after the true exit\n")
+            print(report.dragTable(cell.profile))
+        }
+        print("## The box against the issue's drag targets (median within 1.5 x the lower bound, worst within 2 x)\n")
+        print(report.targetTable(contender: 0))
+        print("## Real captures\n")
+        if let p = positive {
+            print("Leaving berth: radius \(Format.fixed(p.radius)) m around the first 5 minutes; track (10 s median) exits at \(Format.optional(p.exitT)) s.\n")
+        }
+        print(report.realTable())
     }
-    print("## The box against the issue's drag targets (median within 1.5 x the lower bound, worst within 2 x)\n")
-    print(report.targetTable(contender: 0))
-    print("## Receiver conditions: false alarms (rang / nights, 8 h each)\n")
-    print(report.conditionFalseTable())
-    for condition in plan.conditions where condition != .sparse {
-        print("## Drags under \(condition.rawValue): alarm delay after the true exit\n")
-        print(report.conditionDragTable(condition))
+    if conditions {
+        print("## Receiver conditions: false alarms (rang / nights, 8 h each)\n")
+        print(report.conditionFalseTable())
+        for condition in plan.conditions where condition != .sparse {
+            print("## Drags under \(condition.rawValue): alarm delay after the true exit\n")
+            print(report.conditionDragTable(condition))
+        }
+        print("## Readings too sparse to judge: the GPS fault\n")
+        print(report.sparseTable())
+        print("## Restarts 30 to 150 m outside the circle (box restored from its journal, no fix yet)\n")
+        print(report.restartTable())
     }
-    print("## Readings too sparse to judge: the GPS fault\n")
-    print(report.sparseTable())
-    print("## Restarts 30 to 150 m outside the circle (box restored from its journal, no fix yet)\n")
-    print(report.restartTable())
-    print("## Held-out receivers: leave one capture out\n")
-    if !heldOut.skipped.isEmpty { print("Skipped (no noise to borrow): \(heldOut.skipped.joined(separator: ", ")).\n") }
-    print(heldOut.foldTable())
-    print(heldOut.ruleTable())
-    print("## Real captures\n")
-    if let p = positive {
-        print("Leaving berth: radius \(Format.fixed(p.radius)) m around the first 5 minutes; track (10 s median) exits at \(Format.optional(p.exitT)) s.\n")
+    if held {
+        print("## Held-out receivers: leave one capture out\n")
+        if !heldOut.skipped.isEmpty { print("Skipped (no noise to borrow): \(heldOut.skipped.joined(separator: ", ")).\n") }
+        print(heldOut.foldTable())
+        print(heldOut.ruleTable())
     }
-    print(report.realTable())
-    if let dir = options.plots {
+    if main, let dir = options.plots {
         BenchFile.makeDirectory(dir)
         let charts: [(String, SVGChart)] = [
             ("false-alarms.svg", report.falseAlarmChart()),
@@ -151,5 +163,5 @@ case .detection:
         }
         print("Plots: \(charts.map { dir + "/" + $0.0 }.joined(separator: ", "))")
     }
-    print("Replayed \(bench.fixesReplayed) simulated fixes through \(contenders.count) rules in \(Format.fixed(monotonicSeconds() - started)) s.")
+    print("Replayed \(bench.fixesReplayed + heldOut.fixesReplayed) simulated fixes through \(contenders.count) rules (\(part.rawValue)) in \(Format.fixed(monotonicSeconds() - started)) s.")
 }

@@ -12,6 +12,15 @@ public struct WatchStatus: Hashable, Sendable {
     public var wontRing: String
     public var faults: [Fault]
     public var faultSounding: Bool
+    /// Where the boat (its GPS antenna) is: the last usable reading.
+    public var boat: Coordinate? = nil
+    /// The farthest the boat was from the mark since it was set.
+    public var farthest: Meters? = nil
+    /// The anchor learnt from the swing, the move it offers (apart from the mark), and the
+    /// alert radius it suggests about the mark as it would stand after the offer.
+    public var swing: SwingEstimate? = nil
+    public var swingOffer: SwingOffer? = nil
+    public var suggestedRadius: Meters? = nil
 }
 
 extension Watch {
@@ -28,7 +37,12 @@ extension Watch {
             accuracy: lastReading?.accuracy,
             wontRing: Copy.wontRing(verdict: verdict, alarm: alarm, now: now),
             faults: faults.values.sorted { $0.kind < $1.kind },
-            faultSounding: faultSounding
+            faultSounding: faultSounding,
+            boat: lastUsable?.position,
+            farthest: anchor == nil ? nil : farthest,
+            swing: anchor == nil ? nil : swing.estimate,
+            swingOffer: swingOffer,
+            suggestedRadius: swingSuggestedRadius
         )
     }
 }

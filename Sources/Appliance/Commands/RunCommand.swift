@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let summary = "Run the box: watch the anchor until stopped"
     static let help = """
-        Usage: anchor-alert run [--config FILE] [--simulate hold|drag|demo|FILE] [--speed N]
+        Usage: anchor-alert run [--config FILE] [--simulate hold|drag|swing|demo|FILE] [--speed N]
                                 [--switch on|off] [--journal-dir DIR] [--runtime-dir DIR]
 
         Runs the watch: reads GPS from gpsd (or a simulated boat), drives the buzzer, the siren
@@ -22,7 +22,7 @@ enum RunCommand: Command {
           --config FILE        configuration (default \(Configuration.defaultPath); a missing
                                default file means defaults; a bad file means defaults and the
                                configuration fault)
-          --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, demo (scripted
+          --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, swing, demo (scripted
                                boats) or FILE (a recorded log played at its own pace)
           --speed N            script seconds per real second for --simulate (default 1)
           --switch on|off      a simulated arm switch (for tests and benches) in place of the

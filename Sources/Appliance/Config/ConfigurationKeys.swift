@@ -80,7 +80,7 @@ extension ConfigurationKey {
         number("watch", "max_plausible_speed", 1...100, "m/s", "Faster apparent jumps are a receiver gone mad, not evidence", \.watchSettings.maxPlausibleSpeed),
 
         text("gps", "source", ["gpsd", "simulated"], "Where fixes come from: gpsd, or the simulated boat of the demo", \.gpsSource),
-        text("gps", "host", nil, "gpsd's host: an address (a name needs /etc/hosts and may block on a lookup)", \.gpsdHost),
+        text("gps", "host", nil, "gpsd's host: an address, or localhost (the box never looks up a name: a lookup could hold up the alarm)", \.gpsdHost),
         integer("gps", "port", 1...65535, "gpsd's port", \.gpsdPort),
         number("gps", "reports_stopped_after", 2...600, "s", "No report from the receiver this long: the receiver fault", \.reportsStoppedAfter),
         number("gps", "clock_tolerance", 1...86_400, "s", "GPS time this far from the system clock: the clock fault", \.clockTolerance),
