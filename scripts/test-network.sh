@@ -3,7 +3,9 @@
 # and UDP on loopback (alerts, checksums, repetition, ACN/ACK snooze, ARC refusal, noise); MQTT
 # through Debian's mosquitto with a fleet of simulated boxes (retained topics, discovery, the
 # last will, commands with receipts, `anchor-alert fleet`, a drag reaching the fleet view, the
-# broker killed and restarted). `--full` runs 200 boxes; the default run 20 (FLEET_BOXES=N).
+# broker killed and restarted); gpsd reading a chartplotter's NMEA over tcp://; the systemd
+# unit's allowed addresses derived from the configuration. `--full` runs 200 boxes; the
+# default run 20 (FLEET_BOXES=N).
 # Prints "test-network: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,10 +24,10 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $1"; }
 bad() { failed=$((failed + 1)); echo "  FAILED: $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-BOX=; BROKER=; FLEET=; BOXES=()
+BOX=; BROKER=; FLEET=; FEED=; GPSD=; BOXES=()
 N=${FLEET_BOXES:-20}; [ "${1:-}" = "--full" ] && N=${FLEET_BOXES:-200}
 cleanup() {
-    for p in $BOX $FLEET "${BOXES[@]}" $BROKER; do kill "$p" 2>/dev/null; done
+    for p in $BOX $FLEET "${BOXES[@]}" $BROKER $GPSD $FEED; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null; rm -rf "$D"
 }
 trap cleanup EXIT
@@ -190,6 +192,35 @@ for _ in $(seq 90); do
 done
 echo "  ($back boxes back on the broker $((SECONDS - t1)) s after its restart)"
 check "after the restart every running box republished ($back of $((N - 1)))" test "$back" -ge $((N - 1))
+echo "gpsd reading a chartplotter's NMEA over TCP (gpsd's own tcp:// source)"
+if [ -x /usr/sbin/gpsd ]; then
+    /usr/bin/python3 scripts/network/plotter_feed.py ../shared/data/gps/avnav/segments/nmea-20130630_L1-8252_moored-berth.log \
+        >"$D/feed.port" 2>"$D/feed.err" &
+    FEED=$!
+    for _ in $(seq 50); do [ -s "$D/feed.port" ] && break; sleep 0.1; done
+    GP=$(freeport)
+    /usr/sbin/gpsd -N -n -S "$GP" -F "$D/gpsd.sock" "tcp://127.0.0.1:$(cat "$D/feed.port")" >"$D/gpsd.log" 2>&1 &
+    GPSD=$!
+    printf '[runtime]\nstatus_interval = 1\n[gps]\nhost = "127.0.0.1"\nport = %s\n[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n' "$GP" > "$D/tcpgps.conf"
+    "$BIN" run --switch off --config "$D/tcpgps.conf" --runtime-dir "$D/tcpgps/run" --journal-dir "$D/tcpgps/journal" \
+        >"$D/tcpgps.out" 2>&1 &
+    BOX=$!
+    fresh=
+    for _ in $(seq 60); do
+        fresh=$("$BIN" status --json --runtime-dir "$D/tcpgps/run" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys, time
+s = json.load(sys.stdin)["status"]
+at = s.get("gps", {}).get("reading_at")
+kinds = [f["kind"] for f in s.get("faults", [])]
+if at and time.time() - at < 5 and "gpsd" not in kinds and "receiver" not in kinds: print("%.1f s old" % (time.time() - at))' 2>/dev/null)
+        [ -n "$fresh" ] && break; sleep 0.5
+    done
+    check "the box reads GPS through gpsd fed over tcp:// (a reading ${fresh:-never seen})" test -n "$fresh"
+    kill "$BOX" "$GPSD" "$FEED" 2>/dev/null; wait "$BOX" "$GPSD" "$FEED" 2>/dev/null; BOX=
+else
+    bad "gpsd is not installed (scripts/packages/gpsd.txt)"
+fi
+
 echo "The systemd unit's addresses, derived from the configuration"
 printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
 out=$("$BIN" config --network-allow --config "$D/allow.conf")
