@@ -1,6 +1,6 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int) }
+    enum Mode { case detection, tune, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int), anchorEstimate }
 
     var mode: Mode = .detection
     var quick = false
@@ -14,6 +14,7 @@ struct BenchOptions {
                anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
                anchor-bench --holding-log FILE SECONDS
+               anchor-bench --anchor [--quick] [--data DIR]
         Replays simulated nights and drags and the real captures through the watch core and
         the peers' rules, and prints false alarms and alarm delays. --quick is the CI smoke run.
         """
@@ -31,6 +32,7 @@ struct BenchOptions {
             switch args[i] {
             case "--quick": quick = true
             case "--tune": mode = .tune
+            case "--anchor": mode = .anchorEstimate
             case "--explore":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--explore needs a positive night count") }
                 mode = .explore(nights: n)

@@ -59,6 +59,12 @@ case .explore(let nights):
     }
     print(Exploration.table(results, sets))
 
+case .anchorEstimate:
+    let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
+    print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in
+        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    })
+
 case .tune:
     let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
     let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
