@@ -34,13 +34,16 @@ with open(config, "w") as f:
             # A short evidence window, so a drag rings within seconds of the simulated break-out.
             "[watch]\nwindow = 2\nconfirmation = 1\nmajority = 0.6\ndrift_span = 0\n")
 
-passed = failed = 0
+passed = failed = unsure = 0
 failures = []
 
 
 def check(ok, what):
-    global passed, failed
-    if ok:
+    global passed, failed, unsure
+    if ok is None:
+        # A decision killed before its receipt: either outcome is right, so nothing was checked.
+        unsure += 1
+    elif ok:
         passed += 1
     else:
         failed += 1
@@ -129,7 +132,7 @@ for cycle in range(cycles):
     state = s["alarm"]["state"]
     got_anchor = s.get("anchor")
     if "anchor" in maybe:
-        anchor_ok = True
+        anchor_ok = None
     elif anchor is None:
         anchor_ok = got_anchor is None
     else:
@@ -262,7 +265,8 @@ for cycle in range(cycles):
     p.wait()
 
 elapsed = time.monotonic() - started
-print(f"kill-test: {cycles} cycles in {elapsed:.0f} s, {ring_checks} restarts checked for ringing again")
+print(f"kill-test: {cycles} cycles in {elapsed:.0f} s, {ring_checks} restarts checked for ringing again, "
+      f"{unsure} outcomes not checked (killed before the receipt: either is right)")
 if failures:
     print("kill-test: first failures:", *failures[:5], sep="\n  ")
 print(f"kill-test: {passed} passed, {failed} failed ({cycles} cycles)")

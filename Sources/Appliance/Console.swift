@@ -5,11 +5,23 @@ import Glibc
 /// The box's own lines, written with write(2) at once: no FILE* buffering (under systemd stdout
 /// is a pipe, and a line print() kept in its buffer would be lost to a kill), and no shared
 /// FILE* (Swift 6 forbids touching `stderr`).
+///
+/// `run` installs `loop` sinks: from then on its lines never block (`ConsoleSink`). Every other
+/// command writes with blocking write(2): a client's output must not lose lines.
 enum Console {
-    static func error(_ line: String) { write(line, to: 2) }
+    /// Standard output and error while `run`'s loop owns them.
+    nonisolated(unsafe) static var loop: (out: ConsoleSink, error: ConsoleSink)?
+
+    static func error(_ line: String) {
+        if let loop { return loop.error.line(line) }
+        write(line, to: 2)
+    }
 
     /// "Sent, waiting for the box" must be on the terminal, or in a pipe, before the wait begins.
-    static func out(_ line: String) { write(line, to: 1) }
+    static func out(_ line: String) {
+        if let loop { return loop.out.line(line) }
+        write(line, to: 1)
+    }
 
     private static func write(_ line: String, to fd: Int32) {
         var text = line

@@ -122,7 +122,7 @@ enum ControlReply: Hashable, Sendable {
     /// loop sends it. `now` is the loop's instant (a snooze counts down from it).
     static func receipt(_ r: Receipt, saved: Bool, now: Instant) -> ControlReply {
         var says = Copy.receipt(r, now: now)
-        if !saved { says += ". Log: not saved, the box will forget this after a restart" }
+        if !saved { says += ". " + ConsoleLog.notSaved }
         return .receipt(r, saved: saved, says: says)
     }
 

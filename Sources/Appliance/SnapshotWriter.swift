@@ -22,6 +22,8 @@ final class SnapshotWriter {
     private var retryAt: Instant?
     private(set) var lastError: PosixError?
     private(set) var writes = 0
+    /// The snapshot last built (written or not), for outputs that publish it elsewhere (MQTT).
+    private(set) var last: StatusSnapshot?
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
 
@@ -53,6 +55,7 @@ final class SnapshotWriter {
             writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
+        last = snapshot
         let content = snapshot.content
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false

@@ -11,7 +11,7 @@ enum Surfaces {
         do {
             let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
                                               fitted: fitted)
-            snapshot.localRows = { monitor.rows }
+            snapshot.localRows = { [unowned runtime] in monitor.rows + runtime.extraRows.flatMap { $0() } }
             snapshot.absent = absent(config: config)
             runtime.box.observers.append(snapshot)
             // A clean stop removes it: readers say "not running" at once, not "not answering".

@@ -37,6 +37,8 @@ enum SystemsCheck {
         case clock
         case watchdog
         case configuration
+        case nmeaOut = "nmea_out"
+        case mqtt
 
         /// Yes is always the good answer.
         var question: String {
@@ -56,8 +58,13 @@ enum SystemsCheck {
             case .clock: "Is the clock set?"
             case .watchdog: "Is the watchdog watching the box?"
             case .configuration: "Is the configuration file good?"
+            case .nmeaOut: "Is NMEA 0183 going out?"
+            case .mqtt: "Is the box on the MQTT broker?"
             }
         }
+
+        /// The outputs to the boat's network: never a fault of the watch, off unless configured.
+        var isNetworkOutput: Bool { self == .nmeaOut || self == .mqtt }
 
         /// The fault kind a failing row of this component raises on the box, and the kind
         /// whose fault makes this row fail.
@@ -77,6 +84,7 @@ enum SystemsCheck {
             case .clock: .clock
             case .watchdog: .watchdog
             case .configuration: .config
+            case .nmeaOut, .mqtt: nil
             }
         }
 
@@ -98,6 +106,8 @@ enum SystemsCheck {
             case .clock: "Let the box see a GPS fix or a network to set its clock"
             case .watchdog: nil
             case .configuration: "Fix the line the fault names, then restart the box"
+            case .nmeaOut: "Free the port or set another in [nmea], then restart the box"
+            case .mqtt: "Check the broker is running and [mqtt] names it; the box keeps trying"
             }
         }
     }
@@ -167,6 +177,9 @@ extension SystemsCheck {
                 rows.append(faultRow)
             } else if fitted.contains(c) {
                 rows.append(Row(c, .ok, "Yes"))
+            } else if c.isNetworkOutput {
+                // Off by default; a running output gives its own row (`local`).
+                rows.append(Row(c, .ok, "Off: not configured"))
             } else if absent.contains(c) {
                 rows.append(c == .buzzer
                     ? Row(c, .attention, "No: no buzzer fitted, the box rings only where a siren is fitted")

@@ -12,33 +12,8 @@ enum Tuning {
         var missedGood = 0, missedPoor = 0
     }
 
-    /// The finalists of the fast search (`--explore`, Docs/benchmarks.md), now through the real
-    /// watch core: the defaults, their neighbours, and the previous defaults.
-    static func grid() -> [(String, WatchSettings)] {
-        func rule(_ window: Double, _ confirmation: Double, _ majority: Double, _ weight: Double,
-                  drift: (span: Double, speed: Double, confirmation: Double)?) -> (String, WatchSettings) {
-            var s = WatchSettings()
-            s.window = .seconds(window)
-            s.confirmation = .seconds(confirmation)
-            s.majority = majority
-            s.accuracyWeight = weight
-            s.driftSpan = .seconds(drift?.span ?? 0)
-            s.driftSpeed = drift?.speed ?? 0
-            s.driftConfirmation = .seconds(drift?.confirmation ?? 0)
-            let d = drift.map { " drift \(Format.fixed($0.span)) s > \(Format.fixed($0.speed, 2)) m/s: c\(Format.fixed($0.confirmation))" } ?? ""
-            return ("w\(Format.fixed(window)) c\(Format.fixed(confirmation)) m\(Format.fixed(majority, 1)) a\(Format.fixed(weight, 1))" + d, s)
-        }
-        return [
-            rule(20, 60, 0.8, 0, drift: (20, 0.10, 20)),
-            rule(20, 60, 0.8, 0, drift: (20, 0.05, 20)),
-            rule(20, 60, 0.8, 0, drift: (20, 0.05, 15)),
-            rule(20, 90, 0.8, 0, drift: (20, 0.10, 15)),
-            rule(10, 5, 0.8, 0.2, drift: nil),
-        ]
-    }
-
-    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(String, WatchSettings)]) -> [Row] {
-        var rows = grid.map { Row(settings: $0.1, label: $0.0) }
+    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
+        var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
             for i in 0..<nights {

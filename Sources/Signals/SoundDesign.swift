@@ -46,6 +46,16 @@ public enum SoundDesign {
         }
     }
 
+    /// A decision the box applied but could not save in the journal (a failed card): it will be
+    /// forgotten after a restart. Four low notes, the last one long: no confirmation has more
+    /// than two, the refusal has three short ones, so "taken, not saved" never sounds like "yes"
+    /// or like "no". The journal fault's slow pattern follows it.
+    public static let notSaved = SoundPattern([
+        .init(330, .milliseconds(90)), .init(nil, .milliseconds(70)), .init(330, .milliseconds(90)),
+        .init(nil, .milliseconds(70)), .init(330, .milliseconds(90)), .init(nil, .milliseconds(70)),
+        .init(262, .milliseconds(400)),
+    ])
+
     /// The alarm's siren tones: high and low, 0.2 s each, the high tone with the buzzer's on.
     public static let alarmHigh = 2000.0
     public static let alarmLow = 1500.0

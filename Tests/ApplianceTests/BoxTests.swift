@@ -28,15 +28,23 @@ final class BoxTests: XCTestCase {
         let trace: Trace
         var syncWorks = true
         var records: [[Action]] = []
+        private var done: [(LogTicket, saved: Bool)] = []
         init(_ t: Trace) { trace = t }
-        func record(_ actions: [Action], now: Instant, wall: Double) -> Bool {
+        /// Synchronous: the record is written (or fails) at once, its completion ready.
+        func submit(_ actions: [Action], now: Instant, wall: Double) -> LogTicket? {
             records.append(actions)
             trace.events.append(syncWorks ? "journal synced" : "journal sync failed")
-            return syncWorks
+            let ticket = LogTicket(number: UInt64(records.count))
+            done.append((ticket, syncWorks))
+            return ticket
         }
         func nextDeadline() -> Instant? { nil }
         func flushIfDue(now: Instant) {}
-        func takeEvents() -> [Event] { [] }
+        func takeCompletions() -> (tickets: [(LogTicket, saved: Bool)], events: [Event]) {
+            defer { done.removeAll() }
+            return (done, [])
+        }
+        var completionFD: Int32? { nil }
     }
 
     struct Rig {

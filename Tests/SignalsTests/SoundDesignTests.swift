@@ -11,7 +11,7 @@ final class SoundDesignTests: XCTestCase {
 
     func testEverySoundHasItsOwnRhythmOnTheBuzzer() {
         var all = Chirp.allCases.map { ("\($0)", SoundDesign.chirp($0)) }
-        all += [("alarm", SoundDesign.alarmBuzz), ("fault", SoundDesign.fault)]
+        all += [("alarm", SoundDesign.alarmBuzz), ("fault", SoundDesign.fault), ("not saved", SoundDesign.notSaved)]
         for (i, a) in all.enumerated() {
             for b in all[(i + 1)...] {
                 XCTAssertNotEqual(rhythm(a.1), rhythm(b.1), "\(a.0) and \(b.0) sound the same on the buzzer")
@@ -26,6 +26,12 @@ final class SoundDesignTests: XCTestCase {
         for c in accepted {
             XCTAssertGreaterThan(notes(SoundDesign.chirp(.refusal)), notes(SoundDesign.chirp(c)), "refusal vs \(c)")
         }
+        // Taken but not saved is neither a yes nor a no: more notes than the refusal and any
+        // confirmation, and lower than either.
+        XCTAssertGreaterThan(notes(SoundDesign.notSaved), notes(SoundDesign.chirp(.refusal)))
+        XCTAssertLessThan(SoundDesign.notSaved.steps.compactMap(\.frequency).max()!,
+                          SoundDesign.chirp(.refusal).steps.compactMap(\.frequency).min()!)
+        XCTAssertFalse(SoundDesign.notSaved.repeats)
         // Snooze has its own: no other chirp has its rhythm or its pitches.
         let snooze = SoundDesign.chirp(.snooze)
         for c in Chirp.allCases where c != .snooze {

@@ -61,6 +61,8 @@ enum RunCommand: Command {
             Console.error("anchor-alert run: \(error)")
             return ExitCode.usage
         }
+        // From here on the box's own lines never block the loop (a pipe nobody reads, journald).
+        Console.loop = (ConsoleSink(fd: 1), ConsoleSink(fd: 2))
         var loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
         if let journalDir { loaded.configuration.journalDirectory = journalDir }
         if let runtimeDir { loaded.configuration.runtimeDirectory = runtimeDir }
@@ -101,6 +103,7 @@ enum RunCommand: Command {
         let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits,
                                   fresh: .fresh(radius: config.watchSettings.radius),
                                   at: Stamp(monotonic: now, wall: WallTime(seconds: SystemClock.wall())))
+        // The journal's writes and syncs run on its own thread; the loop polls its completions.
         let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
                       annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
@@ -113,17 +116,24 @@ enum RunCommand: Command {
         for note in opened.recovery.notes { Console.error("\(note)") }
         if let ring {
             box.observers.append(ring)
-            // A decision just taken keeps the ring at working brightness for a while.
+            // A decision answered keeps the ring at working brightness for a while: a refusal at
+            // once, an accepted decision only when the journal has it (a failed save shows as
+            // the journal fault instead).
             let previous = box.onActions
             box.onActions = { actions, now in
                 previous?(actions, now)
-                if actions.contains(where: { if case .accepted = $0 { true } else if case .refused = $0 { true } else { false } }) {
-                    ring.activity(at: now)
-                }
+                if actions.contains(where: { if case .refused = $0 { true } else { false } }) { ring.activity(at: now) }
+            }
+            let previousReceipt = box.onReceipt
+            box.onReceipt = { receipt, saved, now in
+                previousReceipt?(receipt, saved, now)
+                if saved { ring.activity(at: now) }
             }
         }
         ConsoleLog.attach(to: box, settings: config.watchSettings)
         let runtime = BoxRuntime(box: box)
+        runtime.extraSources.append(journal)
+        if let sinks = Console.loop { runtime.extraSources += [sinks.out, sinks.error] }
         runtime.onReload = {
             let again = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
             if again.problems.isEmpty {
@@ -134,6 +144,7 @@ enum RunCommand: Command {
         Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
             gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
             switchAndButton: gpio.controls != nil && simulatedSwitch == nil, ring: ring != nil, siren: siren != nil))
+        NetworkOutputs.attach(to: runtime, config: config, now: now)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
         for e in opened.recovery.events { box.handle(e, now: now) }

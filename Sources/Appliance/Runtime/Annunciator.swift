@@ -44,6 +44,15 @@ final class Annunciator {
         chirpEnd = now + p.length
     }
 
+    /// A decision the journal could not make durable: its own pattern, as distinct as a refusal,
+    /// in place of the confirmation it did not earn. Played like a chirp.
+    func notSaved(now: Instant) {
+        guard !alarm else { return }
+        let p = book.notSaved
+        start(p, now: now)
+        chirpEnd = now + p.length
+    }
+
     /// Silences everything (shutdown): the buzzer line ends low.
     func silence() {
         alarm = false
@@ -102,10 +111,13 @@ protocol SoundBook {
     var alarm: SoundPattern { get }
     var fault: SoundPattern { get }
     func chirp(_ chirp: Chirp) -> SoundPattern
+    /// A decision taken but not saved in the journal.
+    var notSaved: SoundPattern { get }
 }
 
 struct DesignedSounds: SoundBook {
     var alarm: SoundPattern { SoundDesign.alarmBuzz }
     var fault: SoundPattern { SoundDesign.fault }
     func chirp(_ chirp: Chirp) -> SoundPattern { SoundDesign.chirp(chirp) }
+    var notSaved: SoundPattern { SoundDesign.notSaved }
 }

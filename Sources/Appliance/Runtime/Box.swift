@@ -29,11 +29,30 @@ final class Box {
         carryOut(actions, now: now, reply: nil, journal: false)
     }
 
-    /// One event through the watch, and its actions carried out.
-    func handle(_ event: Event, now: Instant, reply: ((DecisionOutcome) -> Void)? = nil) {
+    /// One event through the watch, and its actions carried out. Returns true when `reply` has
+    /// been or will be called (a decision accepted or refused); a decision's receipt waits for
+    /// its record to be durable.
+    @discardableResult
+    func handle(_ event: Event, now: Instant, reply: ((DecisionOutcome) -> Void)? = nil) -> Bool {
         let actions = watch.handle(event, at: now)
         carryOut(actions, now: now, reply: reply, journal: true)
+        return actions.contains { if case .accepted = $0 { true } else if case .refused = $0 { true } else { false } }
     }
+
+    /// Decisions applied whose records are on their way to the card: their confirmation (the
+    /// chirp, the ring, the receipt) waits for the journal's completion.
+    private struct Awaiting {
+        var ticket: LogTicket
+        var confirmations: [(receipt: Receipt, chirp: Chirp)]
+        var reply: ((DecisionOutcome) -> Void)?
+    }
+    private var awaiting: [Awaiting] = []
+    /// Called when a decision's record is known durable (true) or not (false): the ring's
+    /// confirmation follows this, never the decision itself.
+    var onReceipt: ((Receipt, _ saved: Bool, Instant) -> Void)?
+
+    /// Decisions waiting on the journal, for the Systems Check and tests.
+    var awaitingReceipts: Int { awaiting.reduce(0) { $0 + $1.confirmations.count } }
 
     /// The order is the product's: sound an alarm at once; make decisions durable before
     /// confirming them; refuse at once.
@@ -50,25 +69,52 @@ final class Box {
             default: break
             }
         }
-        var saved = true
+        var confirmations: [(receipt: Receipt, chirp: Chirp)] = []
+        for case .accepted(let receipt, let chirp) in actions { confirmations.append((receipt, chirp)) }
         if journal, let log, actions.contains(where: Self.isRecorded) {
-            saved = log.record(actions, now: now, wall: wall())
-            for event in log.takeEvents() {
-                carryOut(watch.handle(event, at: now), now: now, reply: nil, journal: false)
+            if let ticket = log.submit(actions, now: now, wall: wall()) {
+                if !confirmations.isEmpty {
+                    awaiting.append(Awaiting(ticket: ticket, confirmations: confirmations, reply: reply))
+                }
+                confirmations = []
             }
+        }
+        // Without a journal (the demo, some tests) there is no record to wait for: confirmed at
+        // once. With one, a decision that left no durable record is not saved.
+        for c in confirmations { confirm(c.receipt, chirp: c.chirp, saved: log == nil, reply: reply, now: now) }
+        onActions?(actions, now)
+        if journal { takeCompletions(now: now) }
+        refresh(now: now)
+    }
+
+    /// What the journal finished: each waiting decision confirmed, or its "not saved" outcome;
+    /// the journal fault raised on a failure even before the journal says so itself.
+    func takeCompletions(now: Instant) {
+        guard let log else { return }
+        let (tickets, events) = log.takeCompletions()
+        for event in events { carryOut(watch.handle(event, at: now), now: now, reply: nil, journal: false) }
+        for (ticket, saved) in tickets {
             if !saved, watch.faults[.journal] == nil {
                 // Raised through the watch, so it pushes like any fault; never reported as saved.
                 let more = watch.handle(.faultRaised(Fault(.journal, "Journal: can't save to storage; watching from memory")), at: now)
                 carryOut(more, now: now, reply: nil, journal: false)
             }
+            guard let i = awaiting.firstIndex(where: { $0.ticket == ticket }) else { continue }
+            let done = awaiting.remove(at: i)
+            for c in done.confirmations { confirm(c.receipt, chirp: c.chirp, saved: saved, reply: done.reply, now: now) }
         }
-        // Then confirmations, which only a durable record earns.
-        for case .accepted(let receipt, let chirp) in actions {
+        if !tickets.isEmpty || !events.isEmpty { refresh(now: now) }
+    }
+
+    /// The receipt a durable record earns, or the "not saved" outcome, on every surface.
+    private func confirm(_ receipt: Receipt, chirp: Chirp, saved: Bool, reply: ((DecisionOutcome) -> Void)?, now: Instant) {
+        if saved {
             annunciator.chirp(chirp, now: now)
-            reply?(.accepted(receipt, saved: saved))
+        } else {
+            annunciator.notSaved(now: now)
         }
-        onActions?(actions, now)
-        refresh(now: now)
+        reply?(.accepted(receipt, saved: saved))
+        onReceipt?(receipt, saved, now)
     }
 
     private static func isRecorded(_ a: Action) -> Bool {
@@ -113,7 +159,7 @@ final class Box {
         }
         if let log {
             log.flushIfDue(now: now)
-            for event in log.takeEvents() { handle(event, now: now) }
+            takeCompletions(now: now)
         }
         handle(.tick, now: now)
     }

@@ -7,11 +7,18 @@ enum ConsoleLog {
         let previous = box.onActions
         box.onActions = { actions, now in
             previous?(actions, now)
-            var out = OutputBuffer()
             for action in actions {
-                if let line = Narration.line(action, now: now, settings: settings) { out.line(line) }
+                if let line = Narration.line(action, now: now, settings: settings) { Console.out(line) }
             }
-            out.flush()
+        }
+        let previousReceipt = box.onReceipt
+        box.onReceipt = { receipt, saved, now in
+            previousReceipt?(receipt, saved, now)
+            // The decision's line said what the watch now does; this says it is not on the card.
+            if !saved { Console.out("\(Copy.receipt(receipt, now: now)). \(notSaved)") }
         }
     }
+
+    /// The words for a decision the journal could not make durable, on every surface.
+    static let notSaved = "Log: not saved, the box will forget this after a restart"
 }

@@ -1,17 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
 import Journal
 import WatchCore
 
-/// The journal as the box's `DecisionLog`: decisions and state changes appended and synced
-/// before they are confirmed, the track batched at the pace the watch's state asks for.
+/// The journal as the box's `DecisionLog`: a `JournalWriter` whose thread appends and syncs,
+/// decisions and state changes durable before they are confirmed, the track batched at the
+/// pace the watch's state asks for.
 final class JournalLog: DecisionLog {
-    let journal: Journal
+    let writer: JournalWriter
     /// The watch's current pace for the track (every fix while checking or ringing).
     var pace: () -> TrackPace = { .calm }
-    private var events: [Event] = []
     private let wall: () -> Double
 
-    init(journal: Journal, wall: @escaping () -> Double) {
-        self.journal = journal
+    init(journal: Journal, threaded: Bool = true, wall: @escaping () -> Double) {
+        self.writer = JournalWriter(journal: journal, threaded: threaded)
         self.wall = wall
     }
 
@@ -19,29 +23,44 @@ final class JournalLog: DecisionLog {
         Stamp(monotonic: now, wall: WallTime(seconds: wallSeconds ?? wall()))
     }
 
-    func record(_ actions: [Action], now: Instant, wall: Double) -> Bool {
-        let r = journal.record(actions, pace: pace(), at: stamp(now, wall))
-        events += r.events
-        if case .notSaved = r.saved { return false }
-        return true
+    func submit(_ actions: [Action], now: Instant, wall: Double) -> LogTicket? {
+        writer.record(actions, pace: pace(), at: stamp(now, wall)).map { LogTicket(number: $0.number) }
     }
 
-    func nextDeadline() -> Instant? { journal.nextDeadline }
+    func nextDeadline() -> Instant? { writer.nextDeadline }
 
     func flushIfDue(now: Instant) {
-        events += journal.flushIfDue(at: stamp(now)).events
+        guard let due = writer.nextDeadline, now >= due else { return }
+        writer.flushIfDue(at: stamp(now))
     }
 
-    func takeEvents() -> [Event] {
-        defer { events.removeAll() }
-        return events
+    var completionFD: Int32? { writer.completionFD }
+
+    func takeCompletions() -> (tickets: [(LogTicket, saved: Bool)], events: [Event]) {
+        var tickets: [(LogTicket, saved: Bool)] = []
+        var events: [Event] = []
+        for c in writer.takeCompletions() {
+            events += c.events
+            guard let t = c.ticket else { continue }
+            if case .notSaved = c.saved {
+                tickets.append((LogTicket(number: t.number), false))
+            } else {
+                tickets.append((LogTicket(number: t.number), true))
+            }
+        }
+        return (tickets, events)
     }
 
     /// On SIGTERM: what is batched goes to disk, then the files close.
     func close(now: Instant) {
-        _ = journal.flush(at: stamp(now))
-        journal.close()
+        writer.close(at: stamp(now))
     }
+}
+
+/// The loop polls the writer's completion pipe; `Box.serve` takes the completions.
+extension JournalLog: Pollable {
+    func pollRequests() -> [PollRequest] { completionFD.map { [PollRequest(fd: $0, events: Int16(POLLIN))] } ?? [] }
+    func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
 }
 
 extension Configuration {

@@ -1,0 +1,259 @@
+import Glibc
+import WatchCore
+
+/// The journal off the loop's thread: one writer thread owns the `Journal` and does every
+/// append, `fdatasync` and directory `fsync`; the loop hands it one turn's actions and learns of
+/// the outcome through `completionFD`, a pipe it polls. So the alarm's cadence, the siren and
+/// the watchdog go on while a tired card takes seconds to sync, and a decision is still
+/// confirmed only when its completion says it is durable.
+///
+/// Who wakes whom, so a holding box does not pay a thread switch per fix:
+/// - a turn with a decision, an alarm move or a fault (records that are synced at once) wakes
+///   the writer, and its completion wakes the loop;
+/// - track fixes and verdict changes only queue; the writer takes them with the next wake-up,
+///   at the latest when `nextDeadline` (the journal's flush age, counted from the first one
+///   queued) comes and the loop calls `flushIfDue`, or when `wakeAfterQueued` have queued.
+///
+/// `threaded: false` runs every request inline (the demo's accelerated clock, tests): the same
+/// rules, completions ready at once.
+public final class JournalWriter: @unchecked Sendable {
+    public struct Ticket: Hashable, Sendable {
+        public let number: UInt64
+    }
+
+    /// What the writer did with one request the loop waits on, or with a failure it must hear.
+    public struct Completion: Hashable, Sendable {
+        /// The `record` call this answers; nil for a flush.
+        public var ticket: Ticket?
+        public var saved: Journal.Saved
+        /// The journal fault raised or cleared.
+        public var events: [Event]
+    }
+
+    private enum Request {
+        case record([Action], TrackPace, Stamp, Ticket?)
+        case flushIfDue(Stamp)
+        case flush(Stamp)
+        case stop
+    }
+
+    /// Queued quiet requests after which the writer is woken anyway (bounds the queue's memory).
+    public var wakeAfterQueued = 64
+
+    private let journal: Journal
+    private let threaded: Bool
+    private let limits: JournalLimits
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// Copies the writer publishes after each request, read by the loop under the lock.
+    private var publishedStats: Journal.Stats
+    private var publishedDeadline: Instant?
+    private var queue: [Request] = []
+    private var completions: [Completion] = []
+    private var thread: pthread_t?
+    private var pipeFDs: [Int32] = [-1, -1]
+    private var nextTicket: UInt64 = 0
+
+    // The loop's side only.
+    private var quietSince: Instant?
+    private var quietAttention = false
+    private var quietQueued = 0
+    private var journalDeadline: Instant?
+    private var stopped = false
+
+    // What the loop last heard (for the Systems Check and tests).
+    public private(set) var completed = 0
+
+    public init(journal: Journal, threaded: Bool = true) {
+        self.journal = journal
+        self.threaded = threaded
+        self.limits = journal.limits
+        journalDeadline = journal.nextDeadline
+        publishedStats = journal.stats
+        publishedDeadline = journal.nextDeadline
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+        guard threaded else { return }
+        if pipe(&pipeFDs) == 0 {
+            for fd in pipeFDs {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        let box = Unmanaged.passRetained(self)
+        var t = pthread_t()
+        let r = pthread_create(&t, nil, { raw in
+            let writer = Unmanaged<JournalWriter>.fromOpaque(raw!).takeRetainedValue()
+            writer.work()
+            return nil
+        }, box.toOpaque())
+        if r == 0 {
+            thread = t
+        } else {
+            box.release()
+        }
+    }
+
+    deinit {
+        for fd in pipeFDs where fd >= 0 { _ = Glibc.close(fd) }
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// The descriptor the loop polls for completions (nil when inline).
+    public var completionFD: Int32? { threaded && thread != nil && pipeFDs[0] >= 0 ? pipeFDs[0] : nil }
+
+    /// The journal's stats, read on the loop's thread (approximate while the writer works).
+    public var stats: Journal.Stats { locked { publishedStats } }
+
+    // MARK: - The loop's side
+
+    /// Hands one turn's actions to the writer. Returns a ticket when any of them must be durable
+    /// before it is confirmed (its completion says whether it is); nil when they only queue.
+    public func record(_ actions: [Action], pace: TrackPace, at stamp: Stamp) -> Ticket? {
+        let urgent = actions.contains { JournalRecord.from($0, at: stamp.monotonic)?.type.isDurableAtOnce ?? false }
+        if urgent {
+            nextTicket += 1
+            let ticket = Ticket(number: nextTicket)
+            quietSince = nil
+            quietAttention = false
+            quietQueued = 0
+            enqueue(.record(actions, pace, stamp, ticket), wake: true)
+            return ticket
+        }
+        guard actions.contains(where: { JournalRecord.from($0, at: stamp.monotonic) != nil }) else { return nil }
+        if quietSince == nil { quietSince = stamp.monotonic }
+        if pace == .attention { quietAttention = true }
+        quietQueued += 1
+        let wake = quietQueued >= wakeAfterQueued
+        if wake { quietQueued = 0 }
+        enqueue(.record(actions, pace, stamp, nil), wake: wake)
+        return nil
+    }
+
+    /// When the loop must call `flushIfDue`: the flush age of what queued since the writer last
+    /// flushed, or the journal's own deadline (a retry while failed) as its last completion said.
+    public var nextDeadline: Instant? {
+        let quiet = quietSince.map { $0 + (quietAttention ? limits.attentionFlushAge : limits.calmFlushAge) }
+        switch (quiet, journalDeadline) {
+        case let (q?, j?): return min(q, j)
+        case let (q?, nil): return q
+        case let (nil, j): return j
+        }
+    }
+
+    public func flushIfDue(at stamp: Stamp) {
+        guard let due = nextDeadline, stamp.monotonic >= due else { return }
+        quietSince = nil
+        quietAttention = false
+        quietQueued = 0
+        journalDeadline = nil
+        enqueue(.flushIfDue(stamp), wake: true)
+    }
+
+    /// Completions since last asked, in the order the requests were made. Drains the pipe.
+    public func takeCompletions() -> [Completion] {
+        if let fd = completionFD {
+            var sink = [UInt8](repeating: 0, count: 64)
+            while Glibc.read(fd, &sink, sink.count) > 0 {}
+        }
+        let (done, deadline) = locked { () -> ([Completion], Instant?) in
+            defer { completions.removeAll(keepingCapacity: true) }
+            return (completions, publishedDeadline)
+        }
+        if !done.isEmpty {
+            completed += done.count
+            journalDeadline = deadline
+        }
+        return done
+    }
+
+    /// On a clean stop: what is queued and batched goes to disk, the files close, the thread
+    /// ends. Waits for the writer (the one place the loop's thread does: it is stopping).
+    public func close(at stamp: Stamp) {
+        guard !stopped else { return }
+        stopped = true
+        enqueue(.flush(stamp), wake: false)
+        enqueue(.stop, wake: true)
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    // MARK: - The writer's side
+
+    private func enqueue(_ request: Request, wake: Bool) {
+        guard threaded, thread != nil else {
+            run(request)
+            return
+        }
+        pthread_mutex_lock(mutex)
+        queue.append(request)
+        if wake { pthread_cond_signal(condition) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    private func work() {
+        var running = true
+        while running {
+            pthread_mutex_lock(mutex)
+            while queue.isEmpty { pthread_cond_wait(condition, mutex) }
+            let taken = queue
+            queue.removeAll(keepingCapacity: true)
+            pthread_mutex_unlock(mutex)
+            var posted = false
+            for request in taken {
+                if case .stop = request { running = false; continue }
+                if run(request) { posted = true }
+            }
+            if posted, pipeFDs[1] >= 0 {
+                var byte: UInt8 = 1
+                _ = Glibc.write(pipeFDs[1], &byte, 1)
+            }
+        }
+    }
+
+    /// Carries out one request on the journal; true when it left a completion to read.
+    @discardableResult
+    private func run(_ request: Request) -> Bool {
+        // Only this thread calls into the journal (inline: only the loop's), unlocked, since its
+        // I/O is the slow part; the lock covers the hand-over of its results.
+        let completion: Completion?
+        switch request {
+        case .record(let actions, let pace, let stamp, let ticket):
+            let r = journal.record(actions, pace: pace, at: stamp)
+            if ticket != nil || !r.events.isEmpty || isFailure(r.saved) {
+                completion = Completion(ticket: ticket, saved: r.saved, events: r.events)
+            } else {
+                completion = nil
+            }
+        case .flushIfDue(let stamp):
+            let r = journal.flushIfDue(at: stamp)
+            completion = Completion(ticket: nil, saved: r.saved, events: r.events)
+        case .flush(let stamp):
+            _ = journal.flush(at: stamp)
+            journal.close()
+            completion = nil
+        case .stop:
+            completion = nil
+        }
+        locked {
+            publishedStats = journal.stats
+            publishedDeadline = journal.nextDeadline
+            if let completion { completions.append(completion) }
+        }
+        return completion != nil
+    }
+
+    private func isFailure(_ s: Journal.Saved) -> Bool {
+        if case .notSaved = s { return true }
+        return false
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+}
