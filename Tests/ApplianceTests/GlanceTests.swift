@@ -175,6 +175,20 @@ final class GlanceTests: XCTestCase {
         XCTAssertTrue(deb.contains("VERSION=\(Version.number)~git"), "image/build-deb.sh names another release")
     }
 
+    /// The service log says why a box rings the moment it starts: it came back ringing.
+    func testTheServiceLogSaysTheBoxCameBackRinging() throws {
+        let journalDir = dir + "/journal"
+        let stamp = Stamp(monotonic: Instant(seconds: 10), wall: WallTime(seconds: 1_700_000_000))
+        let opened = Journal.open(directory: journalDir, at: stamp)
+        XCTAssertEqual(opened.journal.commit([.mark(anchor: MiniBox.origin, how: .here), .arm, .alarmStart(episode: 3)],
+                                             at: stamp).saved, .saved)
+        let r = runProgram(["/usr/bin/timeout", "-s", "TERM", "4", applianceBinary, "run", "--simulate", "hold",
+                            "--switch", "on", "--config", "/dev/null", "--journal-dir", journalDir,
+                            "--runtime-dir", dir + "/run"], whileWaiting: nil)
+        XCTAssertTrue(r.out.contains("Alarm: ringing again after a restart, alarm 3 was not answered before the box stopped\n"),
+                      r.out + r.err)
+    }
+
     func testTheControlProtocolCarriesAMarkFromTheSwing() {
         let line = ControlProtocol.request(id: "7", .mark(.fromSwing))
         let parsed = ControlProtocol.parse(Array(line.utf8))
