@@ -22,7 +22,7 @@ final class SnapshotWriter {
     private var retryAt: Instant?
     private(set) var lastError: PosixError?
     private(set) var writes = 0
-    /// The snapshot last built (written or not), for outputs that publish it elsewhere (MQTT).
+    /// The snapshot last built (at each write), for outputs that publish it elsewhere (MQTT).
     private(set) var last: StatusSnapshot?
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
@@ -102,6 +102,8 @@ final class SnapshotWriter {
         var faultSounding: Bool
         var hasReading: Bool
         var localRows: [SystemsCheck.Row]
+        /// The swing's state and what it offers (`StatusSnapshot.Glance.content`).
+        var glance: StatusSnapshot.Glance.Key
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
@@ -118,6 +120,7 @@ final class SnapshotWriter {
             faultSounding = status.faultSounding
             hasReading = status.readingAge != nil
             self.localRows = localRows
+            glance = StatusSnapshot.Glance.Key(status)
         }
     }
 

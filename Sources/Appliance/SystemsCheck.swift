@@ -114,7 +114,7 @@ enum SystemsCheck {
             case .journal: "Restart the box; if it stays, replace the SD card"
             case .journalSpace: "Export and delete old nights: anchor-alert export"
             case .power: "Use a stronger power supply or a thicker cable"
-            case .clock: "Let the box see a GPS fix or a network to set its clock"
+            case .clock: "Let the box see a GPS reading or a network to set its clock"
             case .watchdog: nil
             case .configuration: "Fix the line the fault names, then restart the box"
             case .nmeaOut: "Free the port or set another in [nmea], then restart the box"

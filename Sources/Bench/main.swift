@@ -70,6 +70,12 @@ case .check:
     }
     print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
 
+case .anchorEstimate:
+    let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
+    print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in
+        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    })
+
 case .tune:
     let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
     let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: BoxTuning.candidates())

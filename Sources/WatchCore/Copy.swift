@@ -23,7 +23,7 @@ public enum Copy {
     public static func cantJudge(_ reason: CantJudgeReason) -> String {
         switch reason {
         case .noReading: "No GPS reading yet"
-        case .noFix: "GPS has no fix"
+        case .noFix: "GPS has no position"
         case .stale: "GPS reading is old"
         case .poorAccuracy: "GPS accuracy is too poor for the alert radius"
         case .implausible: "GPS reading jumped further than a boat can move"

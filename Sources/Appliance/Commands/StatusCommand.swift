@@ -82,7 +82,7 @@ enum StatusCommand: Command {
     static func current(_ s: StatusSnapshot, now: WallTime) -> [String] {
         var out: [String] = []
         var position = s.position.says
-        if let p = s.position.progress, s.position.verdict == .checking { position += " (\(Int((p * 100).rounded()))%)" }
+        if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
         out.append(position)
         var alarm = s.alarm.says

@@ -7,7 +7,7 @@ enum Narration {
         case .verdictChanged(_, let to):
             switch to {
             case .cantJudge(let why): return "Can't judge: \(Copy.cantJudge(why))"
-            case .checking: return "Checking: most recent fixes are outside the alert radius"
+            case .checking: return "Checking: most recent GPS readings are outside the alert radius"
             case .dragging: return "Dragging: the majority stayed outside"
             case .holding: return "Holding"
             case .noAnchor: return "No anchor"
