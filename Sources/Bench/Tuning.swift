@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Recordings
 import WatchCore
 
 /// The search that chose the watch's defaults: a grid of evidence-rule settings, each replayed
@@ -12,13 +16,46 @@ enum Tuning {
         var missedGood = 0, missedPoor = 0
     }
 
-    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
-        var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
+    /// Candidate evidence rules, through the real watch core: confirmation (s), fastest (s),
+    /// deadband (wanders), noise prior (m), swing span (s).
+    static func grid() -> [(String, WatchSettings)] {
+        func rule(_ confirmation: Double, _ fastest: Double, _ deadband: Double, prior: Double = 5,
+                  swing: Double = 300) -> (String, WatchSettings) {
+            var s = WatchSettings()
+            s.confirmation = .seconds(confirmation)
+            s.fastest = .seconds(fastest)
+            s.deadband = deadband
+            s.noisePrior = Meters(prior)
+            s.swingSpan = .seconds(swing)
+            return ("c\(Format.fixed(confirmation)) f\(Format.fixed(fastest)) k\(Format.fixed(deadband, 1)) p\(Format.fixed(prior)) s\(Format.fixed(swing))", s)
+        }
+        var out: [(String, WatchSettings)] = []
+        for c in [5.0, 10] {
+            for f in [2.5, 5] {
+                for k in [0.5, 0.75, 1.0] {
+                    out.append(rule(c, f, k))
+                }
+            }
+        }
+        return out
+    }
+
+    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(String, WatchSettings)]) -> [Row] {
+        var rows = grid.map { Row(settings: $0.1, label: $0.0) }
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
             for i in 0..<nights {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
+                if getenv("ANCHOR_TUNE_DEBUG") != nil {
+                    var o = Replay.Options()
+                    o.settings = rows[0].settings
+                    o.radius = Meters(s.radius)
+                    o.anchor = s.anchor
+                    o.arm = true
+                    let w = Replay.run(s.readings, options: o).watch
+                    print("debug \(profile.label) night \(i): rms \(Format.fixed(s.noiseRMS, 1)) swing \(Format.fixed(s.swingRadius, 1)) measured sigma \(Format.fixed(w.noise.sigma(o.settings), 1)) swing \(Format.fixed(w.noise.swing, 1)) advice \(w.status(at: w.lastReading!.received).radiusAdvice ?? "-")")
+                }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)
                     if c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) != nil {
@@ -27,8 +64,9 @@ enum Tuning {
                 }
             }
             for i in 0..<(profile.ephFollowsNoise ? drags : 0) {
-                let s = Scenario(kind: .drag(knots: 0.5), profile: profile, margin: margin,
-                                 seed: DetectionBench.seed(2, tag, 5, UInt64(i)), sources: sources)
+                let knots = getenv("ANCHOR_TUNE_KNOTS").flatMap { Double(String(cString: $0)) } ?? 0.5
+                let s = Scenario(kind: .drag(knots: knots), profile: profile, margin: margin,
+                                 seed: DetectionBench.seed(2, tag, UInt64(knots * 10), UInt64(i)), sources: sources)
                 guard let exit = s.exitT, let breakout = s.breakoutT else { continue }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)
