@@ -32,7 +32,7 @@ for t in "Box (defaults)" "Held-out receivers" "Drags under dropouts" "Restarts"
 done
 .build/release/anchor-bench --cost-driver 100 >/dev/null
 .build/release/anchor-bench --tune --quick >"$out/tune.txt"
-grep -q "^| settings (Tuning.grid)" "$out/tune.txt" || { echo "test-bench: FAIL: no tuning table"; exit 1; }
+grep -q "^| settings (BoxTuning.candidates)" "$out/tune.txt" || { echo "test-bench: FAIL: no tuning table"; exit 1; }
 .build/release/anchor-bench --holding-log "$out/hold.nmea" 10 >/dev/null
 [ "$(grep -c '^\$GPGGA' "$out/hold.nmea")" = 100 ] || { echo "test-bench: FAIL: holding log"; exit 1; }
 echo "test-bench: PASS: $(tail -1 "$out/check.txt" | sed 's/^check: PASS: //'); one-fix fails it ($(tail -1 "$out/one-fix.txt" | sed 's/^check: FAIL: //')); quick benchmark ran ($(grep -c '^|' "$out/tables.txt") table rows, 4 plots)"

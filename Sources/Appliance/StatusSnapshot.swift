@@ -54,6 +54,10 @@ struct StatusSnapshot: Hashable, Sendable {
     var gps: GPS
     var faults: [Fault]
     var faultSounding: Bool
+    /// The receiver's measured wander, and the radius advice when the alert radius is too
+    /// close to the swing for it (Docs/verdict.md).
+    var wander: Meters? = nil
+    var radiusAdvice: String? = nil
     /// The Systems Check as the box ran it.
     var checks: [SystemsCheck.Row]
 
@@ -97,7 +101,8 @@ extension StatusSnapshot {
             wontRing: status.wontRing,
             anchor: status.anchor, radius: status.radius, distance: status.distance,
             gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
-            faults: status.faults, faultSounding: status.faultSounding, checks: checks)
+            faults: status.faults, faultSounding: status.faultSounding,
+            wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks)
     }
 
     /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
@@ -121,6 +126,7 @@ extension StatusSnapshot {
             ("radius", .number(radius.value)),
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
             ("fault_sounding", .bool(faultSounding)),
+            ("radius_advice", .string(radiusAdvice)),
             ("checks", .array(checks.map(\.json))),
         ] as [(String, JSON?)])
     }
@@ -160,7 +166,9 @@ extension StatusSnapshot {
             ("gps", JSON.object([
                 ("reading_at", .number(gps.readingAt?.seconds)),
                 ("accuracy_m", .number(gps.accuracy?.value)),
+                ("wander_m", .number(wander?.value)),
             ])),
+            ("radius_advice", .string(radiusAdvice)),
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
@@ -219,6 +227,8 @@ extension StatusSnapshot {
                   try need(f["says"]?.string, "fault.says"), pushes: f["pushes"]?.bool ?? true)
         }
         faultSounding = json["fault_sounding"]?.bool ?? false
+        wander = g?["wander_m"]?.double.map { Meters($0) }
+        radiusAdvice = json["radius_advice"]?.string
         checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
     }
 }

@@ -18,9 +18,9 @@ enum Tuning {
 
     /// Candidate evidence rules, through the real watch core: confirmation (s), fastest (s),
     /// deadband (wanders), noise prior (m), swing span (s).
-    static func grid() -> [(String, WatchSettings)] {
+    static func grid() -> [(label: String, settings: WatchSettings)] {
         func rule(_ confirmation: Double, _ fastest: Double, _ deadband: Double, prior: Double = 5,
-                  swing: Double = 300) -> (String, WatchSettings) {
+                  swing: Double = 300) -> (label: String, settings: WatchSettings) {
             var s = WatchSettings()
             s.confirmation = .seconds(confirmation)
             s.fastest = .seconds(fastest)
@@ -29,19 +29,18 @@ enum Tuning {
             s.swingSpan = .seconds(swing)
             return ("c\(Format.fixed(confirmation)) f\(Format.fixed(fastest)) k\(Format.fixed(deadband, 1)) p\(Format.fixed(prior)) s\(Format.fixed(swing))", s)
         }
-        var out: [(String, WatchSettings)] = []
-        for c in [5.0, 10] {
-            for f in [2.5, 5] {
-                for k in [0.5, 0.75, 1.0] {
-                    out.append(rule(c, f, k))
-                }
-            }
+        var out: [(label: String, settings: WatchSettings)] = []
+        let list = getenv("ANCHOR_TUNE_GRID").map { String(cString: $0) } ?? "5,3,0.5 5,3,0.75 5,2.5,1 10,5,0.75"
+        for item in list.split(separator: " ") {
+            let v = item.split(separator: ",").compactMap { Double($0) }
+            guard v.count >= 3 else { continue }
+            out.append(rule(v[0], v[1], v[2], prior: v.count > 3 ? v[3] : 5, swing: v.count > 4 ? v[4] : 300))
         }
         return out
     }
 
-    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(String, WatchSettings)]) -> [Row] {
-        var rows = grid.map { Row(settings: $0.1, label: $0.0) }
+    static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
+        var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
             for i in 0..<nights {
@@ -63,6 +62,7 @@ enum Tuning {
                     }
                 }
             }
+            printError("  \(profile.label): nights done, \(rows.map { "\($0.falseGood + $0.falsePoor + $0.falsePoorGoodEph)" }.joined(separator: " ")) false")
             for i in 0..<(profile.ephFollowsNoise ? drags : 0) {
                 let knots = getenv("ANCHOR_TUNE_KNOTS").flatMap { Double(String(cString: $0)) } ?? 0.5
                 let s = Scenario(kind: .drag(knots: knots), profile: profile, margin: margin,

@@ -74,7 +74,14 @@ case .tune:
     let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
     let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)
     let drags = env("ANCHOR_TUNE_DRAGS") ?? (options.quick ? 4 : 100)
-    let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
+    // ANCHOR_TUNE_HALF=0 or 1: only the even or the odd captures lend their noise (tune on one
+    // half, measure on the other).
+    var sources = library.sources
+    if let half = env("ANCHOR_TUNE_HALF") {
+        sources = sources.enumerated().filter { $0.offset % 2 == half }.map(\.element)
+        printError("  noise from \(sources.map(\.name).joined(separator: ", "))")
+    }
+    let rows = Tuning.run(sources: sources, nights: nights, drags: drags, rate: 1, grid: getenv("ANCHOR_TUNE_GRID") != nil ? Tuning.grid() : BoxTuning.candidates())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
         return [r.label, "\(r.falseGood)", "\(r.falsePoor)", "\(r.falsePoorGoodEph)",
@@ -82,7 +89,7 @@ case .tune:
                 "\(Format.optional(p.median)) / \(Format.optional(p.p95)) / \(Format.optional(p.worst))"]
     }
     print("Replayed through the watch core: \(nights) nights per receiver, \(drags) 0.5 kn drags per receiver.\n")
-    print(Format.table(["settings (Tuning.grid)", "false, good 10 m",
+    print(Format.table(["settings (BoxTuning.candidates)", "false, good 10 m",
                         "false, poor 20 m", "false, poor with good eph, 20 m", "0.5 kn good: med / p95 / worst s",
                         "0.5 kn poor: med / p95 / worst s"], table))
 

@@ -71,7 +71,7 @@ public enum Copy {
     }
 
     public static func gpsLostFault(for grace: Duration) -> String {
-        "GPS: too few usable GPS readings for \(countdown(grace)), can't judge a drag"
+        "GPS: no usable GPS reading for \(countdown(grace)), can't judge a drag"
     }
 
     /// The radius advice: the receiver wanders too far for the margin between the swing and the

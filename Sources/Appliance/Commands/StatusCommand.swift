@@ -108,6 +108,7 @@ enum StatusCommand: Command {
             out.append("GPS reading: none yet")
         }
         if let anchor = s.anchor { out.append("Anchor: \(anchor)") }
+        if let advice = s.radiusAdvice { out.append(advice) }
         for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (sounding)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
