@@ -104,6 +104,8 @@ final class SnapshotWriter {
         var localRows: [SystemsCheck.Row]
         /// The swing's state and what it offers (`StatusSnapshot.Glance.content`).
         var glance: StatusSnapshot.Glance.Key
+        /// The radius advice (`radius_advice`); the wander behind it waits for the steady rate.
+        var radiusAdvice: String?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
@@ -121,6 +123,7 @@ final class SnapshotWriter {
             hasReading = status.readingAge != nil
             self.localRows = localRows
             glance = StatusSnapshot.Glance.Key(status)
+            radiusAdvice = status.radiusAdvice
         }
     }
 

@@ -243,6 +243,8 @@ extension SystemsCheck {
             return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
+        // The receiver wanders too far for this alert radius: it judges, but not reliably.
+        if let advice = status.radiusAdvice { return Row(.gpsReading, .attention, "Yes, but \(advice)") }
         // No age or accuracy here: they change with every fix, and `status` shows them.
         return Row(.gpsReading, .ok, "Yes")
     }
