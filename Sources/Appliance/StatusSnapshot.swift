@@ -60,6 +60,9 @@ struct StatusSnapshot: Hashable, Sendable {
     var radiusAdvice: String? = nil
     /// The Systems Check as the box ran it.
     var checks: [SystemsCheck.Row]
+    /// At a glance (StatusSnapshot+Glance.swift): where the boat is, the farthest it has been
+    /// from the mark, the anchor learnt from the swing and what it offers.
+    var glance = Glance()
 
     /// How long past `writtenAt` a snapshot stays believable: the writer's steady interval
     /// twice over plus slack for one slow turn (a journal sync on a tired SD card).
@@ -102,7 +105,8 @@ extension StatusSnapshot {
             anchor: status.anchor, radius: status.radius, distance: status.distance,
             gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
             faults: status.faults, faultSounding: status.faultSounding,
-            wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks)
+            wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
+            glance: Glance(status))
     }
 
     /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
@@ -128,6 +132,7 @@ extension StatusSnapshot {
             ("fault_sounding", .bool(faultSounding)),
             ("radius_advice", .string(radiusAdvice)),
             ("checks", .array(checks.map(\.json))),
+            ("glance", glance.content),
         ] as [(String, JSON?)])
     }
 }
@@ -136,7 +141,7 @@ extension StatusSnapshot {
 
 extension StatusSnapshot {
     var json: JSON {
-        .object([
+        .object(([
             ("format", .string(Self.format)),
             ("version", .int(Self.version)),
             ("box", .object([
@@ -174,7 +179,7 @@ extension StatusSnapshot {
             })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
-        ] as [(String, JSON?)])
+        ] as [(String, JSON?)]) + glance.fields)
     }
 
     struct DecodeError: Error, CustomStringConvertible {
@@ -230,5 +235,6 @@ extension StatusSnapshot {
         wander = g?["wander_m"]?.double.map { Meters($0) }
         radiusAdvice = json["radius_advice"]?.string
         checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
+        glance = Glance(json: json)
     }
 }

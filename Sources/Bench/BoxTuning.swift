@@ -17,20 +17,16 @@ enum BoxTuning {
             change(&s)
             return (label, s)
         }
-        // The evidence's two knobs (Docs/verdict.md): the deadband (wanders beyond the radius
-        // that count nothing) and the confirmation (evidence to ring), quickest first after the
-        // defaults; `fastest` follows the confirmation so one fix carries the same share.
-        let base = WatchSettings()
-        func rule(_ deadband: Double, _ scale: Double) -> (label: String, settings: WatchSettings) {
-            variant("deadband \(Format.fixed(deadband, 2)), confirmation x \(Format.fixed(scale, 1))") {
-                $0.deadband = deadband
-                $0.confirmation = base.confirmation * scale
-                $0.fastest = base.fastest * scale
-            }
-        }
+        // The adaptive rule's three evidence knobs (Docs/verdict.md): the confirmation h (seconds
+        // of one wander beyond the deadband), the deadband k (wanders beyond the radius that
+        // count as nothing) and the fastest ring.
+        let d = WatchSettings()
         return [
-            ("defaults", base),
-            rule(0.5, 1), rule(0.75, 1), rule(1, 2), rule(1.5, 1), rule(1.5, 2), rule(2, 2),
+            ("defaults", d),
+            variant("confirmation x 0.5") { $0.confirmation = d.confirmation * 0.5 },
+            variant("confirmation x 2") { $0.confirmation = d.confirmation * 2 },
+            variant("deadband - 0.5") { $0.deadband = d.deadband - 0.5 },
+            variant("deadband + 0.5") { $0.deadband = d.deadband + 0.5 },
         ]
     }
 
@@ -41,10 +37,12 @@ enum BoxTuning {
         switch name {
         case "defaults": return s
         case "one-fix":
-            // The evidence rule switched off as far as the settings allow (min_fixes 1,
-            // confirmation 0: part of the combination the issue names).
+            // The evidence rule switched off as far as the settings allow: no deadband, one fix
+            // enough, the shortest confirmation (what the configuration would refuse).
             s.minFixes = 1
-            s.confirmation = .zero
+            s.deadband = 0
+            s.confirmation = .seconds(1)
+            s.fastest = .seconds(1)
             return s
         default: return nil
         }

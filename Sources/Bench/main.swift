@@ -70,6 +70,12 @@ case .check:
     }
     print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
 
+case .anchorEstimate:
+    let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
+    print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in
+        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    })
+
 case .tune:
     let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
     let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)

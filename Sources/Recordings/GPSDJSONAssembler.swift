@@ -26,20 +26,12 @@ struct GPSDJSONAssembler {
         }
         lastT = t
         let received = Instant(seconds: t)
-        let modeNumber = value["mode"]?.int ?? 0
-        guard modeNumber >= 2, let lat = value["lat"]?.double, let lon = value["lon"]?.double,
-            let position = Coordinate.validated(latitude: lat, longitude: lon)
-        else {
-            fixes.append(.init(t: t, reading: .noFix(at: received, gpsTime: time)))
-            return nil
-        }
-        var accuracy = value["eph"]?.double
-        if accuracy == nil, let x = value["epx"]?.double, let y = value["epy"]?.double {
-            accuracy = (x * x + y * y).squareRoot()
-        }
-        let reading = GPSReading(
-            mode: modeNumber >= 3 ? .threeD : .twoD, position: position, accuracy: accuracy.map { Meters($0) },
-            speed: value["speed"]?.double, track: value["track"]?.double, gpsTime: time, received: received)
+        let report = GPSDFix(
+            mode: value["mode"]?.int ?? 0, latitude: value["lat"]?.double, longitude: value["lon"]?.double,
+            eph: value["eph"]?.double, epx: value["epx"]?.double, epy: value["epy"]?.double,
+            speed: value["speed"]?.double, track: value["track"]?.double, time: time)
+        // The box's own translation: the same accuracy, mode, speed and course rules as `run`.
+        let reading = report.reading(received: received)
         fixes.append(.init(t: t, reading: reading))
         return nil
     }

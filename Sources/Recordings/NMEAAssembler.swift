@@ -112,9 +112,13 @@ struct NMEAAssembler {
         var mode: GPSReading.Mode = e.hasAltitude ? .threeD : .twoD
         if let g = gsaMode, g != .noFix { mode = g }
         let hdop = e.hdop ?? gsaHDOP
-        let reading = GPSReading(
-            mode: mode, position: position, accuracy: hdop.map { Meters($0 * (e.differential ? LogReader.hdopToEphDifferential : LogReader.hdopToEph)) },
-            speed: e.speedKnots.map { $0 * 1852 / 3600 }, track: e.track, gpsTime: gpsTime, received: received)
+        // What gpsd would report for this epoch (its eph from HDOP), through the box's own
+        // translator, so a replayed NMEA log is judged as the box judges it through gpsd.
+        let report = GPSDFix(
+            mode: mode == .threeD ? 3 : 2, latitude: position.latitude, longitude: position.longitude,
+            eph: hdop.map { $0 * (e.differential ? LogReader.hdopToEphDifferential : LogReader.hdopToEph) },
+            speed: e.speedKnots.map { $0 * 1852 / 3600 }, track: e.track, time: gpsTime)
+        let reading = report.reading(received: received)
         fixes.append(.init(t: t, reading: reading))
     }
 }

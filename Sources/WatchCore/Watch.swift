@@ -15,6 +15,10 @@ public struct Watch: Sendable {
     public private(set) var switchOn: Bool?
 
     public private(set) var lastReading: GPSReading?
+    /// The anchor learnt from the swing, and the farthest the boat was from the mark since it
+    /// was set (Watch+Swing.swift).
+    public internal(set) var swing = SwingEstimator()
+    public internal(set) var farthest: Meters?
     public private(set) var lastUsable: GPSReading?
     /// Why the most recent reading was not usable; nil when it was.
     private var lastRejection: CantJudgeReason?
@@ -175,6 +179,7 @@ public struct Watch: Sendable {
             let d = Geodesy.distance(anchor, position)
             distance = d
             addSample(reading, distance: d.value)
+            learnSwing(position, distance: d, at: reading.received)
         }
         out.append(.track(reading, distance: distance))
     }
@@ -403,7 +408,7 @@ public struct Watch: Sendable {
         }
         switch press {
         case .short: out.append(.chirp(.acknowledge))
-        case .long: apply(.mark(.here), at: now, into: &out)
+        case .long: apply(.mark(buttonMark(at: now)), at: now, into: &out)
         case .veryLong: apply(.release, at: now, into: &out)
         }
     }
@@ -429,12 +434,14 @@ public struct Watch: Sendable {
 
         case .mark(let request):
             guard !alarm.isArmed else { return refuse(decision, .armedMark, into: &out) }
+            if request == .fromSwing, let why = swingRefusal() { return refuse(decision, why, into: &out) }
             guard let position = markPosition(request, at: now) else {
                 if case .offset = request, hereFix(at: now) != nil {
                     return refuse(decision, .markTooFar, into: &out)
                 }
                 return refuse(decision, .noGoodFix, into: &out)
             }
+            swingMarked(request, old: anchor, new: position)
             anchor = position
             resetEvidence()
             // The fixes of the last window are judged against the new anchor at once, so a mark
@@ -443,11 +450,16 @@ public struct Watch: Sendable {
                 if let p = fix.position { addSample(fix, distance: Geodesy.distance(position, p).value) }
             }
             accept(decision, chirp: .mark, into: &out)
+            // The switch already on ARM (a slide refused for no anchor): arm now, as the
+            // switch says (Docs/controls.md, "A mark with the switch on ARM").
+            if switchOn == true { apply(.arm, at: now, into: &out) }
 
         case .release:
             guard !alarm.isArmed else { return refuse(decision, .armedRelease, into: &out) }
             anchor = nil
             resetEvidence()
+            swing.reset()
+            farthest = nil
             accept(decision, chirp: .release, into: &out)
 
         case .snooze(let episode):
@@ -509,6 +521,8 @@ public struct Watch: Sendable {
             return Geodesy.destination(from: here, bearing: bearing, distance: distance)
         case .at(let c):
             return Coordinate.validated(latitude: c.latitude, longitude: c.longitude)
+        case .fromSwing:
+            return swing.estimate?.centre
         }
     }
 }

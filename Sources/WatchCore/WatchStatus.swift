@@ -12,6 +12,15 @@ public struct WatchStatus: Hashable, Sendable {
     public var wontRing: String
     public var faults: [Fault]
     public var faultSounding: Bool
+    /// Where the boat (its GPS antenna) is: the last usable reading.
+    public var boat: Coordinate? = nil
+    /// The farthest the boat was from the mark since it was set.
+    public var farthest: Meters? = nil
+    /// The anchor learnt from the swing, the move it offers (apart from the mark), and the
+    /// alert radius it suggests about the mark as it would stand after the offer.
+    public var swing: SwingEstimate? = nil
+    public var swingOffer: SwingOffer? = nil
+    public var suggestedRadius: Meters? = nil
     /// The receiver's measured wander (two of the watch's noise units), once measured.
     public var wander: Meters? = nil
     /// Set when that wander is too large for the margin between the swing and the alert radius:
@@ -34,6 +43,11 @@ extension Watch {
             wontRing: Copy.wontRing(verdict: verdict, alarm: alarm, now: now),
             faults: faults.values.sorted { $0.kind < $1.kind },
             faultSounding: faultSounding,
+            boat: lastUsable?.position,
+            farthest: anchor == nil ? nil : farthest,
+            swing: anchor == nil ? nil : swing.estimate,
+            swingOffer: swingOffer,
+            suggestedRadius: swingSuggestedRadius,
             wander: wander,
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } }
         )

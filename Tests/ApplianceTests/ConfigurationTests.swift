@@ -47,8 +47,8 @@ final class ConfigurationTests: XCTestCase {
             "Configuration: line 4: watch.snooze must be a number, not \"long\"; using 300",
             "Configuration: line 6: ring.pixels must be a whole number, not 12x; using 12",
             "Configuration: line 7: ring.enabled must be true or false, not yes; using true",
-            "Configuration: line 8: unknown section [nonsense]",
-            "Configuration: line 9: expected key = value",
+            "Configuration: line 8: unknown section [nonsense], its keys are ignored",
+            "Configuration: line 9: expected key = value, not this is not a key",
         ])
         XCTAssertEqual(l.configuration.watchSettings.radius, 30)
         XCTAssertEqual(l.configuration.ringPixels, 12)

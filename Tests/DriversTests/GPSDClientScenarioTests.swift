@@ -1,4 +1,4 @@
-import Drivers
+@testable import Drivers
 import GPSDTestSupport
 import Glibc
 import Recordings
@@ -191,6 +191,20 @@ final class GPSDClientScenarioTests: XCTestCase {
         let message = loop.raised(.gpsd).first?.message ?? ""
         XCTAssertTrue(message.hasPrefix("GPS: ") && message.contains("192.0.2.1:2947"), message)
         print("unreachable host: \(message)")
+    }
+
+    func testANameForTheGPSDHostIsNeverLookedUpOnTheLoop() throws {
+        // A name would need getaddrinfo, which can wait seconds on DNS: the box refuses it with
+        // the words to fix it, and never asks a resolver.
+        var s = GPSDSettings(host: "gpsd.invalid", port: 2947)
+        s.gpsdGrace = .milliseconds(300)
+        let client = GPSDClient(settings: s, now: PollDriver.now())
+        let loop = PollDriver(client)
+        XCTAssertTrue(loop.run(timeout: .seconds(5)) { _ in !loop.raised(.gpsd).isEmpty })
+        XCTAssertEqual(loop.raised(.gpsd).first?.message, GPSDCopy.unknownHost("gpsd.invalid"))
+        XCTAssertEqual(TCPConnectProbe.resolve(host: "localhost", port: 2947)?.count, 2, "localhost is both loopbacks, no lookup")
+        XCTAssertEqual(TCPConnectProbe.resolve(host: "10.1.2.3", port: 2947)?.count, 1)
+        XCTAssertNil(TCPConnectProbe.resolve(host: "gpsd.invalid", port: 2947))
     }
 
     func testSomethingElseOnThePortIsRefusedNotAwaitedForever() throws {

@@ -15,7 +15,7 @@ enum RecapCommand: Command {
           --since TIME         from TIME instead: 03:10, "2026-11-30 03:10", an ISO 8601 UTC
                                time, or a duration back from now (8h, 90m)
           --ack                mark everything shown as looked at
-          --state-dir DIR      where the mark is kept (default: the log's directory)
+          --state-dir DIR      where the mark is kept (default: the journal's directory)
           --json               {"since", "until", "nothing", "alarms_and_faults": [{"at",
                                "says"}], "watches": [...], "notes": [...]}
         \(SurfaceOptions.historyHelp)

@@ -9,7 +9,7 @@ struct Configuration: Sendable {
     var watchSettings = WatchSettings()
 
     var gpsSource = "gpsd"
-    /// An address, not a name: a name needs /etc/hosts and a lookup that could block.
+    /// An address (or localhost), not a name: the box never looks a name up (it could block).
     var gpsdHost = "127.0.0.1"
     var gpsdPort = 2947
     /// Seconds without any report from the receiver before it is called gone.
@@ -59,6 +59,11 @@ struct Configuration: Sendable {
     var sirenEnabled = true
     var sirenDevice = "default"
     var sirenVolume = 0.8
+
+    /// `[nmea]`: alerts to chartplotters (Docs/network.md). Off unless enabled.
+    var nmea = NMEASettings()
+    /// `[mqtt]`: the box on an MQTT broker (Docs/network.md). Off unless enabled.
+    var mqtt = MQTTSettings()
 
     var bowOffset = 1.0
     var boatLength = 10.0

@@ -31,28 +31,28 @@ enum ConfigValue: Sendable {
 }
 
 extension ConfigurationKey {
-    private static func seconds(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ meaning: String,
+    static func seconds(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ meaning: String,
                                 _ path: WritableKeyPath<Configuration, Duration> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .number(range, unit: "s"), meaning: meaning,
                          apply: { $0[keyPath: path] = .seconds($1.number) },
                          current: { format($0[keyPath: path].seconds) })
     }
-    private static func number(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ unit: String,
+    static func number(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ unit: String,
                                _ meaning: String, _ path: WritableKeyPath<Configuration, Double> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .number(range, unit: unit), meaning: meaning,
                          apply: { $0[keyPath: path] = $1.number }, current: { format($0[keyPath: path]) })
     }
-    private static func integer(_ section: String, _ name: String, _ range: ClosedRange<Int>, _ meaning: String,
+    static func integer(_ section: String, _ name: String, _ range: ClosedRange<Int>, _ meaning: String,
                                 _ path: WritableKeyPath<Configuration, Int> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .integer(range), meaning: meaning,
                          apply: { $0[keyPath: path] = Int($1.number) }, current: { String($0[keyPath: path]) })
     }
-    private static func text(_ section: String, _ name: String, _ allowed: [String]?, _ meaning: String,
+    static func text(_ section: String, _ name: String, _ allowed: [String]?, _ meaning: String,
                              _ path: WritableKeyPath<Configuration, String> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .string(allowed: allowed), meaning: meaning,
                          apply: { $0[keyPath: path] = $1.string }, current: { "\"\($0[keyPath: path])\"" })
     }
-    private static func flag(_ section: String, _ name: String, _ meaning: String,
+    static func flag(_ section: String, _ name: String, _ meaning: String,
                              _ path: WritableKeyPath<Configuration, Bool> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .bool, meaning: meaning,
                          apply: { $0[keyPath: path] = $1.bool }, current: { $0[keyPath: path] ? "true" : "false" })
@@ -85,7 +85,7 @@ extension ConfigurationKey {
         number("watch", "max_plausible_speed", 1...100, "m/s", "Faster apparent jumps are a receiver gone mad, not evidence", \.watchSettings.maxPlausibleSpeed),
 
         text("gps", "source", ["gpsd", "simulated"], "Where fixes come from: gpsd, or the simulated boat of the demo", \.gpsSource),
-        text("gps", "host", nil, "gpsd's host: an address (a name needs /etc/hosts and may block on a lookup)", \.gpsdHost),
+        text("gps", "host", nil, "gpsd's host: an address, or localhost (the box never looks up a name: a lookup could hold up the alarm)", \.gpsdHost),
         integer("gps", "port", 1...65535, "gpsd's port", \.gpsdPort),
         number("gps", "reports_stopped_after", 2...600, "s", "No report from the receiver this long: the receiver fault", \.reportsStoppedAfter),
         number("gps", "clock_tolerance", 1...86_400, "s", "GPS time this far from the system clock: the clock fault", \.clockTolerance),
@@ -132,5 +132,5 @@ extension ConfigurationKey {
 
         number("boat", "bow_offset", 0...50, "m", "From the GPS antenna to the bow roller", \.bowOffset),
         number("boat", "length", 2...100, "m", "Boat length, for the alert radius from rode and depth", \.boatLength),
-    ]
+    ] + network
 }

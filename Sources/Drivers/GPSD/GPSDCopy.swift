@@ -11,8 +11,9 @@ public enum GPSDCopy {
     public static func unreachable(host: String, port: UInt16) -> String {
         "GPS: can't reach gpsd at \(host):\(port)"
     }
+    /// `gps.host` is a name: the box never looks one up (a lookup could hold up the alarm).
     public static func unknownHost(_ host: String) -> String {
-        "GPS: can't find the gpsd host \(host)"
+        "GPS: gps.host \(host) is not an address; give gpsd's address, like 127.0.0.1"
     }
     public static let refused = "GPS: gpsd refused the connection"
     public static let restarted = "GPS: gpsd restarted, waiting for the receiver"

@@ -16,12 +16,22 @@ final class TCPConnectProbe {
     private var address = sockaddr_storage()
     private var length = socklen_t(0)
 
-    /// The addresses `host` names, numeric form first. For a name that is neither numeric nor in
-    /// /etc/hosts this asks the resolver, which can block (see the report: use an address).
+    /// The addresses `host` stands for, without asking a resolver: the loop never waits on a name
+    /// lookup (glibc's getaddrinfo for a name can wait seconds on DNS). A numeric address, or
+    /// "localhost" as both loopback addresses; any other name is nil, and the box says to use
+    /// an address.
     static func resolve(host: String, port: UInt16) -> [sockaddr_storage]? {
+        if host == "localhost" {
+            let both = (resolveNumeric("127.0.0.1", port: port) ?? []) + (resolveNumeric("::1", port: port) ?? [])
+            return both.isEmpty ? nil : both
+        }
+        return resolveNumeric(host, port: port)
+    }
+
+    private static func resolveNumeric(_ host: String, port: UInt16) -> [sockaddr_storage]? {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV
+        hints.ai_flags = AI_NUMERICSERV | AI_NUMERICHOST
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else { return nil }
         defer { freeaddrinfo(first) }
