@@ -11,7 +11,9 @@ struct BenchOptions {
     /// Nights per held-out capture and receiver class.
     var heldOutNights = 20
     /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
-    enum Part: String { case all, main, conditions, heldOut = "held-out" }
+    /// main-good and main-poor split main by receiver quality (the good one also replays the
+    /// real captures and draws the plots).
+    enum Part: String { case all, main, mainGood = "main-good", mainPoor = "main-poor", conditions, heldOut = "held-out" }
     var part = Part.all
     var data = "/work/shared/data/gps"
     /// Where the SVG plots go; nil writes none.
@@ -48,7 +50,7 @@ struct BenchOptions {
             case "--check": mode = .check
             case "--rule": rule = try value()
             case "--part":
-                guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, conditions or held-out") }
+                guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, main-good, main-poor, conditions or held-out") }
                 part = p
             case "--held-out-nights":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--held-out-nights needs a positive count") }

@@ -103,11 +103,15 @@ case .detection:
     let contenders = [Contender.box("Box (defaults)", BoxTuning.defaults)] + Contender.peers
     let quick = options.quick
     let part = options.part
-    let main = part == .all || part == .main, conditions = part == .all || part == .conditions
+    let main = part == .all || part == .main || part == .mainGood || part == .mainPoor
+    let conditions = part == .all || part == .conditions
+    let real = main && part != .mainPoor
     let held = part == .all || part == .heldOut
     let n = quick ? 4 : options.nights
     var plan = DetectionBench.Plan(
-        cells: main ? [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)] : [],
+        cells: !main ? [] : part == .mainGood ? [(.good(1), 10), (.good(10), 10)]
+            : part == .mainPoor ? [(.poor(1), 20), (.poorGoodEph(1), 20), (.poor(10), 20)]
+            : [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
         nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
                  .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20],
         dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 10, .poor(10): quick ? 1 : 10])
@@ -126,8 +130,8 @@ case .detection:
             printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
         }
     }
-    let negatives = main ? RealCaptures.negatives(library, contenders: contenders) : []
-    let positive = main ? RealCaptures.positive(library, contenders: contenders) : nil
+    let negatives = real ? RealCaptures.negatives(library, contenders: contenders) : []
+    let positive = real ? RealCaptures.positive(library, contenders: contenders) : nil
     let report = Report(bench: bench, plan: plan, negatives: negatives, positive: positive)
 
     if main {
@@ -141,6 +145,8 @@ case .detection:
         }
         print("## The box against the issue's drag targets (median within 1.5 x the lower bound, worst within 2 x)\n")
         print(report.targetTable(contender: 0))
+    }
+    if real {
         print("## Real captures\n")
         if let p = positive {
             print("Leaving berth: radius \(Format.fixed(p.radius)) m around the first 5 minutes; track (10 s median) exits at \(Format.optional(p.exitT)) s.\n")
@@ -165,7 +171,7 @@ case .detection:
         print(heldOut.foldTable())
         print(heldOut.ruleTable())
     }
-    if main, let dir = options.plots {
+    if real, let dir = options.plots {
         BenchFile.makeDirectory(dir)
         let charts: [(String, SVGChart)] = [
             ("false-alarms.svg", report.falseAlarmChart()),
