@@ -10,6 +10,11 @@ struct BenchOptions {
     var nights = 1000
     /// Nights per held-out capture and receiver class.
     var heldOutNights = 20
+    /// Drags per speed at 1 Hz (10 Hz: a tenth), per condition and speed, per held-out capture.
+    var drags = 100
+    var conditionNights = 100
+    var conditionDrags = 40
+    var heldOutDrags = 20
     /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
     /// main-good and main-poor split main by receiver quality (the good one also replays the
     /// real captures and draws the plots).
@@ -20,7 +25,8 @@ struct BenchOptions {
     var plots: String? = "Docs/benchmarks"
 
     static let usage = """
-        usage: anchor-bench [--quick] [--part all|main|conditions|held-out] [--nights N] [--held-out-nights N]
+        usage: anchor-bench [--quick] [--part all|main|main-good|main-poor|conditions|held-out] [--nights N]
+                            [--drags N] [--condition-nights N] [--condition-drags N] [--held-out-nights N] [--held-out-drags N]
                             [--data DIR] [--plots DIR | --no-plots]
                anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--data DIR]
                anchor-bench --tune [--quick] [--data DIR]
@@ -52,6 +58,15 @@ struct BenchOptions {
             case "--part":
                 guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, main-good, main-poor, conditions or held-out") }
                 part = p
+            case "--drags", "--condition-nights", "--condition-drags", "--held-out-drags":
+                let name = args[i]
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "\(name) needs a positive count") }
+                switch name {
+                case "--drags": drags = n
+                case "--condition-nights": conditionNights = n
+                case "--condition-drags": conditionDrags = n
+                default: heldOutDrags = n
+                }
             case "--held-out-nights":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--held-out-nights needs a positive count") }
                 heldOutNights = n

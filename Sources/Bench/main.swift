@@ -113,11 +113,12 @@ case .detection:
             : part == .mainPoor ? [(.poor(1), 20), (.poorGoodEph(1), 20), (.poor(10), 20)]
             : [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
         nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
-                 .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20],
-        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 10, .poor(10): quick ? 1 : 10])
+                 .good(10): quick ? 1 : max(2, n / 50), .poor(10): quick ? 1 : max(2, n / 50)],
+        dragsPerSpeed: [.good(1): quick ? 3 : options.drags, .poor(1): quick ? 3 : options.drags,
+                        .good(10): quick ? 1 : max(2, options.drags / 10), .poor(10): quick ? 1 : max(2, options.drags / 10)])
     if !conditions { plan.conditions = [] }
-    plan.conditionNights = quick ? 1 : 100
-    plan.conditionDrags = quick ? 1 : 40
+    plan.conditionNights = quick ? 1 : options.conditionNights
+    plan.conditionDrags = quick ? 1 : options.conditionDrags
     plan.restarts = conditions ? (quick ? 1 : 20) : 0
     var bench = DetectionBench(contenders: contenders, sources: library.sources)
     bench.run(plan) { line in
@@ -126,7 +127,7 @@ case .detection:
     let candidates = BoxTuning.candidates().prefix(quick ? 2 : Int.max).map { (label: $0.label, contender: Contender.box($0.label, $0.settings)) }
     var heldOut = HeldOut(sources: library.sources, candidates: Array(candidates), peers: Contender.peers)
     if held {
-        heldOut.run(nights: quick ? 1 : options.heldOutNights, drags: quick ? 1 : 20) { line in
+        heldOut.run(nights: quick ? 1 : options.heldOutNights, drags: quick ? 1 : options.heldOutDrags) { line in
             printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
         }
     }
