@@ -85,7 +85,8 @@ done
 if [ "$held" -eq 3 ]; then ok "run holds buzzer, arm switch and button as \"anchor-alert\""
 else bad "run did not request the three lines from the gpio.* keys (held: $held): is GPIO wired into run?"; finish; fi
 [ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "buzzer off at start" || bad "buzzer on at start"
-"$sampler" "$sysfs/sim_gpio0/value" 120 > "$work/buzzer.txt" & spid=$!
+# Long enough for the slowest run under emulation (it is stopped at the end).
+"$sampler" "$sysfs/sim_gpio0/value" 900 > "$work/buzzer.txt" & spid=$!
 
 # Each chirp is heard in a window and told apart by its rhythm. A loop running late on a busy
 # emulated host can merge a chirp's pulses ("other"): then the same act is tried again, up to
