@@ -7,10 +7,17 @@
 # Measures and prints; asserts nothing. GPIO, ring and siren are not fitted here (no hardware
 # outside the VM). About 6 minutes (callgrind is ~50x slower than the box).
 #   --long SECONDS   the RSS and wakeup runs last SECONDS of fixes each (default 120)
+#   --cost-only      only the instructions per fix
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=120
-[ "${1:-}" = "--long" ] && long=$2
+long=120; cost_only=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --long) long=$2; shift 2 ;;
+        --cost-only) cost_only=1; shift ;;
+        *) echo "usage: $0 [--long SECONDS] [--cost-only]"; exit 64 ;;
+    esac
+done
 for tool in valgrind callgrind_annotate gpsfake; do
     command -v $tool >/dev/null || { echo "bench-loop: $tool is not installed (scripts/packages/bench.txt, gpsd-clients)"; exit 0; }
 done
@@ -20,7 +27,7 @@ T=$(mktemp -d /tmp/aa-bench-loop-XXXXXX)
 FAKE=; BOX=
 cleanup() {
     [ -n "$BOX" ] && kill "$BOX" 2>/dev/null || true
-    [ -n "$FAKE" ] && kill -- "-$FAKE" 2>/dev/null || true
+    [ -n "$FAKE" ] && kill -KILL -- "-$FAKE" 2>/dev/null || true
     wait 2>/dev/null || true
     rm -rf "$T"
 }
@@ -52,7 +59,7 @@ run() {
     [ $rest -gt 0 ] && sleep $rest
     grep VmHWM /proc/$BOX/status > "$d/hwm" 2>/dev/null || true
     kill "$BOX"; wait "$BOX" 2>/dev/null || true; BOX=
-    kill -- "-$FAKE" 2>/dev/null || true; wait "$FAKE" 2>/dev/null || true; FAKE=
+    kill -KILL -- "-$FAKE" 2>/dev/null || true; wait "$FAKE" 2>/dev/null || true; FAKE=
     port=$((port + 1))
 }
 
@@ -67,6 +74,7 @@ echo "instructions per fix: $(( (b - a) / 600 )) (difference / 600, whole proces
 echo "top inclusive costs of the 800-fix run:"
 callgrind_annotate --inclusive=yes "$T/cg.longer" 2>/dev/null | grep -E '^ *[0-9,]+ ' | sed -n 1,25p | cut -c1-200
 
+[ -n "$cost_only" ] && exit 0
 log tenhz "$long"
 run tenhz "$long" 0.1
 echo "10 Hz for $long s: $(tail -1 "$T/tenhz/box.out"); peak $(cat "$T/tenhz/hwm")"
