@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "Journal", dependencies: ["WatchCore"]),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
         .target(name: "Signals", dependencies: ["WatchCore"]),
+        // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
+        .target(name: "NMEA0183", dependencies: ["WatchCore"]),
 
         // C libraries, each behind one thin wrapper file in Drivers.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -25,6 +27,7 @@ let package = Package(
         // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Silences alsa-lib's own stderr messages (a variadic callback Swift cannot define).
         .target(name: "CALSAShim", linkerSettings: [.linkedLibrary("asound")]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
@@ -33,7 +36,7 @@ let package = Package(
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim"]
+            dependencies: ["WatchCore", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"]
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.
@@ -41,7 +44,7 @@ let package = Package(
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux"]
+            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux", "NMEA0183"]
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
         .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
@@ -52,6 +55,7 @@ let package = Package(
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
+        .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal", "GPSDTestSupport"]),
     ]

@@ -75,6 +75,7 @@ enum ControlProtocol {
             if json["lat"] != nil || json["lon"] != nil || json["bearing_deg"] != nil || json["distance_m"] != nil {
                 return (id, .failure(.malformed("mark needs lat and lon, or bearing_deg and distance_m, or neither")))
             }
+            if json["from_swing"]?.bool == true { return (id, .success(.mark(.fromSwing))) }
             return (id, .success(.mark(.here)))
         case "radius":
             guard let m = number("meters") else { return (id, .failure(.malformed("radius needs meters"))) }
@@ -96,6 +97,7 @@ enum ControlProtocol {
         var fields: [(String, JSON)] = [("id", .string(id)), ("decision", .string(decision.name))]
         switch decision {
         case .mark(.here), .release, .arm, .disarm: break
+        case .mark(.fromSwing): fields.append(("from_swing", .bool(true)))
         case .mark(.offset(let bearing, let distance)):
             fields += [("bearing_deg", .number(bearing)), ("distance_m", .number(distance.value))]
         case .mark(.at(let c)):

@@ -1,23 +1,27 @@
 import Drivers
 import WatchCore
 
-extension ControlServer {
-    /// For the run loop: services the socket and takes each decision through the box. The box
-    /// replies once its journal's completion says the decision is durable or not (a later turn),
-    /// or refuses at once; a decision
-    /// the watch took silently (nothing to change) is answered "nothing to do", so no client
-    /// waits for an answer that will never come.
+extension Box {
+    /// One decision from another process (the control socket, MQTT) and its one answer: a
+    /// refusal at once; a receipt once the journal's completion says the decision is durable
+    /// or not (a later turn); or "nothing to do" at once for a decision the watch took
+    /// silently, so no client waits for an answer that will never come.
+    func decide(_ decision: Decision, now: Instant, answer: @escaping (ControlReply) -> Void) {
+        let answers = handle(.decision(decision), now: now) { [self] outcome in
+            switch outcome {
+            case .accepted(let receipt, let saved): answer(.receipt(receipt, saved: saved, now: now))
+            case .refused(let why): answer(.refused(decision, why, settings: watch.settings))
+            }
+        }
+        if !answers { answer(.nothingToDo) }
+    }
+}
+
+extension ControlServer: DecisionServer {
+    /// For the run loop: services the socket and takes each decision through the box.
     func serve(_ ready: [PollRequest], now: Instant, box: Box) {
         for request in serviceRequests(ready: ready, now: now) {
-            let answers = box.handle(request.event, now: now) { [self] outcome in
-                switch outcome {
-                case .accepted(let receipt, let saved):
-                    reply(to: request.ticket, .receipt(receipt, saved: saved, now: now))
-                case .refused(let why):
-                    reply(to: request.ticket, .refused(request.decision, why, settings: box.watch.settings))
-                }
-            }
-            if !answers { reply(to: request.ticket, .nothingToDo) }
+            box.decide(request.decision, now: now) { [self] in reply(to: request.ticket, $0) }
         }
     }
 }

@@ -54,8 +54,15 @@ struct StatusSnapshot: Hashable, Sendable {
     var gps: GPS
     var faults: [Fault]
     var faultSounding: Bool
+    /// The receiver's measured wander, and the radius advice when the alert radius is too
+    /// close to the swing for it (Docs/verdict.md).
+    var wander: Meters? = nil
+    var radiusAdvice: String? = nil
     /// The Systems Check as the box ran it.
     var checks: [SystemsCheck.Row]
+    /// At a glance (StatusSnapshot+Glance.swift): where the boat is, the farthest it has been
+    /// from the mark, the anchor learnt from the swing and what it offers.
+    var glance = Glance()
 
     /// How long past `writtenAt` a snapshot stays believable: the writer's steady interval
     /// twice over plus slack for one slow turn (a journal sync on a tired SD card).
@@ -97,7 +104,9 @@ extension StatusSnapshot {
             wontRing: status.wontRing,
             anchor: status.anchor, radius: status.radius, distance: status.distance,
             gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
-            faults: status.faults, faultSounding: status.faultSounding, checks: checks)
+            faults: status.faults, faultSounding: status.faultSounding,
+            wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
+            glance: Glance(status))
     }
 
     /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
@@ -121,7 +130,9 @@ extension StatusSnapshot {
             ("radius", .number(radius.value)),
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
             ("fault_sounding", .bool(faultSounding)),
+            ("radius_advice", .string(radiusAdvice)),
             ("checks", .array(checks.map(\.json))),
+            ("glance", glance.content),
         ] as [(String, JSON?)])
     }
 }
@@ -130,7 +141,7 @@ extension StatusSnapshot {
 
 extension StatusSnapshot {
     var json: JSON {
-        .object([
+        .object(([
             ("format", .string(Self.format)),
             ("version", .int(Self.version)),
             ("box", .object([
@@ -160,13 +171,15 @@ extension StatusSnapshot {
             ("gps", JSON.object([
                 ("reading_at", .number(gps.readingAt?.seconds)),
                 ("accuracy_m", .number(gps.accuracy?.value)),
+                ("wander_m", .number(wander?.value)),
             ])),
+            ("radius_advice", .string(radiusAdvice)),
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
-        ] as [(String, JSON?)])
+        ] as [(String, JSON?)]) + glance.fields)
     }
 
     struct DecodeError: Error, CustomStringConvertible {
@@ -219,6 +232,9 @@ extension StatusSnapshot {
                   try need(f["says"]?.string, "fault.says"), pushes: f["pushes"]?.bool ?? true)
         }
         faultSounding = json["fault_sounding"]?.bool ?? false
+        wander = g?["wander_m"]?.double.map { Meters($0) }
+        radiusAdvice = json["radius_advice"]?.string
         checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
+        glance = Glance(json: json)
     }
 }

@@ -18,12 +18,14 @@ enum CommandTable {
         ReleaseCommand.self,
         RecapCommand.self,
         ExportCommand.self,
+        WatchCommand.self,
+        FleetCommand.self,
     ]
 
     static func printUsage() {
         print("Usage: anchor-alert <command> [options]\n\nCommands:")
         for c in all { print("  \(c.name.padded(12))\(c.summary)") }
-        print("\nRun anchor-alert <command> --help for a command's options.")
+        print("\nRun anchor-alert <command> --help for a command's options; anchor-alert --version names the release.")
     }
 }
 
@@ -32,6 +34,10 @@ extension String {
 }
 
 let argv = Array(CommandLine.arguments.dropFirst())
+if argv.first == "--version" || argv.first == "version" {
+    print(Version.line)
+    exit(ExitCode.ok)
+}
 guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
     CommandTable.printUsage()
     exit(argv.isEmpty ? ExitCode.usage : ExitCode.ok)

@@ -1,21 +1,34 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int) }
+    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int), anchorEstimate }
 
     var mode: Mode = .detection
     var quick = false
+    /// The rule `--check` judges: "box" (the shipped defaults), "box:PRESET" or a peer's slug.
+    var rule = "box"
+    /// Nights per 1 Hz receiver class in the full run (the issue's target is 1,000).
+    var nights = 1000
+    /// Nights per held-out capture and receiver class.
+    var heldOutNights = 20
+    /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
+    enum Part: String { case all, main, conditions, heldOut = "held-out" }
+    var part = Part.all
     var data = "/work/shared/data/gps"
     /// Where the SVG plots go; nil writes none.
     var plots: String? = "Docs/benchmarks"
 
     static let usage = """
-        usage: anchor-bench [--quick] [--data DIR] [--plots DIR | --no-plots]
+        usage: anchor-bench [--quick] [--part all|main|conditions|held-out] [--nights N] [--held-out-nights N]
+                            [--data DIR] [--plots DIR | --no-plots]
+               anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--data DIR]
                anchor-bench --tune [--quick] [--data DIR]
                anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
                anchor-bench --holding-log FILE SECONDS
+               anchor-bench --anchor [--quick] [--data DIR]
         Replays simulated nights and drags and the real captures through the watch core and
         the peers' rules, and prints false alarms and alarm delays. --quick is the CI smoke run.
+        --check runs the deterministic regression set and exits 1 if any run fails.
         """
 
     struct Refusal: Error, CustomStringConvertible { var description: String }
@@ -31,6 +44,18 @@ struct BenchOptions {
             switch args[i] {
             case "--quick": quick = true
             case "--tune": mode = .tune
+            case "--anchor": mode = .anchorEstimate
+            case "--check": mode = .check
+            case "--rule": rule = try value()
+            case "--part":
+                guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, conditions or held-out") }
+                part = p
+            case "--held-out-nights":
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--held-out-nights needs a positive count") }
+                heldOutNights = n
+            case "--nights":
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--nights needs a positive count") }
+                nights = n
             case "--explore":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--explore needs a positive night count") }
                 mode = .explore(nights: n)

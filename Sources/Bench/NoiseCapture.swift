@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Recordings
 import WatchCore
 
@@ -10,6 +13,9 @@ struct NoiseCapture {
         var north: Double
         /// gpsd's eph for the fix (HDOP x 19 m for NMEA); nil when the capture doesn't say.
         var eph: Double?
+        /// The velocity the stationary receiver reported (speed over ground along its course,
+        /// east and north m/s): pure error. nil when the capture reports no speed and course.
+        var velocity: Offset?
     }
 
     let name: String
@@ -20,6 +26,24 @@ struct NoiseCapture {
     let rate: Double
 
     static let maxBridge = 5.0
+
+    /// Whether the capture reports speed and course (RMC, TPV speed/track) for its fixes.
+    var hasVelocity: Bool { runs.contains { $0.contains { $0.velocity != nil } } }
+
+    /// Whether the receiver holds its speed at zero while (nearly) still: 90% or more of its
+    /// stationary speed reports are exactly 0 (static hold, as SiRF and configured u-blox do).
+    var staticHold: Bool {
+        let v = runs.flatMap { $0.compactMap(\.velocity) }
+        guard !v.isEmpty else { return false }
+        return Double(v.filter { $0.east == 0 && $0.north == 0 }.count) >= 0.9 * Double(v.count)
+    }
+
+    /// Root mean square of the reported speed (m/s), over the samples that carry one.
+    var speedRMS: Double {
+        let v = runs.flatMap { $0.compactMap(\.velocity) }
+        guard !v.isEmpty else { return 0 }
+        return (v.reduce(0) { $0 + $1.east * $1.east + $1.north * $1.north } / Double(v.count)).squareRoot()
+    }
 
     var sampleCount: Int { runs.reduce(0) { $0 + $1.count } }
 
@@ -41,9 +65,15 @@ struct NoiseCapture {
     init?(name: String, log: RecordedLog) {
         self.name = name
         readings = log.readings
-        let fixes = log.fixes.compactMap { f -> (t: Double, p: Coordinate, eph: Double?)? in
+        let fixes = log.fixes.compactMap { f -> (t: Double, p: Coordinate, eph: Double?, v: Offset?)? in
             guard f.reading.mode != .noFix, let p = f.reading.position else { return nil }
-            return (f.t, p, f.reading.accuracy?.value)
+            var v: Offset?
+            if let speed = f.reading.speed, speed >= 0 {
+                // A course of exactly 0 with speed 0 is what receivers print for "standing".
+                let course = (f.reading.track ?? 0) * .pi / 180
+                v = Offset(east: speed * sin(course), north: speed * cos(course))
+            }
+            return (f.t, p, f.reading.accuracy?.value, v)
         }
         guard fixes.count >= 10, let first = fixes.first else { return nil }
         let offsets = fixes.map { Geodesy.offset(from: first.p, to: $0.p) }
@@ -71,8 +101,10 @@ struct NoiseCapture {
             let k = gap > 0 ? min(max((t - a.t) / gap, 0), 1) : 0
             let oa = offsets[i], ob = offsets[min(i + 1, fixes.count - 1)]
             let eph: Double? = a.eph.map { ea in b.eph.map { ea + (($0) - ea) * k } ?? ea }
+            // Velocity: the nearer fix's report (receivers smooth it already; no interpolation).
+            let velocity = k < 0.5 ? (a.v ?? b.v) : (b.v ?? a.v)
             run.append(Sample(east: oa.east + (ob.east - oa.east) * k - medianEast,
-                              north: oa.north + (ob.north - oa.north) * k - medianNorth, eph: eph))
+                              north: oa.north + (ob.north - oa.north) * k - medianNorth, eph: eph, velocity: velocity))
             t += 1
         }
         if run.count >= 10 { runs.append(run) }

@@ -11,16 +11,33 @@ struct NoiseTrack {
         var east: Double
         var north: Double
         var eph: Double
+        /// Error of the reported velocity (east, north m/s): what a stationary receiver reported.
+        var velocityEast = 0.0
+        var velocityNorth = 0.0
+        /// A static-hold receiver reports speed 0 below this (m/s); 0 for the others.
+        var holdBelow = 0.0
     }
+
+    /// Below this speed a static-hold receiver reports 0 (an assumption: receivers' thresholds
+    /// differ, 0.5 m/s is a common u-blox setting; Docs/benchmarks.md).
+    static let staticHoldSpeed = 0.5
 
     private(set) var samples: [Sample] = []
     /// Root mean square of the error's length: "the noise" of the lower bound.
     let rms: Double
+    /// Whether the readings carry speed and course: some source reports them.
+    let hasVelocity: Bool
+    /// Root mean square of the velocity error, m/s.
+    let speedRMS: Double
 
     static let crossFade = 5
 
     init(seconds: Int, profile: ReceiverProfile, sources: [NoiseCapture], rng: inout SplitMix64) {
-        let usable = sources.filter { $0.rms > 0.05 && (profile.quality == .good || $0.sampleCount >= 180) }
+        // A poor receiver's pieces come from captures of 3 minutes or more where there are any
+        // (a held-out fold has only its own capture, however short).
+        let noisy = sources.filter { $0.rms > 0.05 }
+        let long = noisy.filter { profile.quality == .good || $0.sampleCount >= 180 }
+        let usable = long.isEmpty ? noisy : long
         precondition(!usable.isEmpty, "no stationary capture with noise to borrow")
         // Longer captures hold more of a receiver's slow wander: weight by the square root of length.
         let weights = usable.map { Double($0.sampleCount).squareRoot() }
@@ -67,6 +84,36 @@ struct NoiseTrack {
         }
         samples = Array(out.prefix(seconds))
         rms = (samples.reduce(0) { $0 + $1.east * $1.east + $1.north * $1.north } / Double(max(samples.count, 1))).squareRoot()
+
+        // Velocity error, stitched the same way but on its own from the captures that report
+        // speed and course (the Doppler velocity's error is independent of the position's slow
+        // wander): pieces of their reported velocity, rotated; a poor receiver's scaled by the
+        // square root of its position scale (an assumption, Docs/benchmarks.md).
+        let moving = sources.filter(\.hasVelocity)
+        hasVelocity = !moving.isEmpty
+        var filled = 0
+        while hasVelocity, filled < samples.count {
+            let capture = moving[Int(rng.uniform() * Double(moving.count)) % moving.count]
+            let run = capture.runs[Int(rng.uniform() * Double(capture.runs.count)) % capture.runs.count]
+            let start = Int(rng.uniform() * Double(run.count))
+            let length = min(run.count - start, max(30, Int(rng.uniform(60, 1200))), samples.count - filled)
+            guard length >= 1 else { continue }
+            let angle = rng.uniform(0, 2 * .pi)
+            let (s, c) = (sin(angle), cos(angle))
+            let scale = profile.quality == .poor
+                ? (rng.uniform(ReceiverProfile.poorWander.lowerBound, ReceiverProfile.poorWander.upperBound) / max(capture.p95, 0.5)).squareRoot()
+                : 1
+            let hold = capture.staticHold ? NoiseTrack.staticHoldSpeed : 0
+            for k in 0..<length {
+                let v = run[start + k].velocity ?? Offset(east: 0, north: 0)
+                samples[filled + k].holdBelow = hold
+                samples[filled + k].velocityEast = scale * (c * v.east - s * v.north)
+                samples[filled + k].velocityNorth = scale * (s * v.east + c * v.north)
+            }
+            filled += length
+        }
+        speedRMS = (samples.reduce(0) { $0 + $1.velocityEast * $1.velocityEast + $1.velocityNorth * $1.velocityNorth }
+                    / Double(max(samples.count, 1))).squareRoot()
     }
 
     /// The error at `t` seconds, linearly interpolated between whole seconds (a 10 Hz receiver's
@@ -77,6 +124,8 @@ struct NoiseTrack {
         let k = min(max(t - Double(i), 0), 1)
         let a = samples[i], b = samples[j]
         return Sample(east: a.east + (b.east - a.east) * k, north: a.north + (b.north - a.north) * k,
-                      eph: a.eph + (b.eph - a.eph) * k)
+                      eph: a.eph + (b.eph - a.eph) * k,
+                      velocityEast: a.velocityEast + (b.velocityEast - a.velocityEast) * k,
+                      velocityNorth: a.velocityNorth + (b.velocityNorth - a.velocityNorth) * k, holdBelow: a.holdBelow)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WatchCore
 
 /// One simulated run, ready to replay: the readings the box would get from gpsd, and the truth
@@ -9,9 +12,31 @@ struct Scenario {
         case night
         /// The anchor breaks out at a random time and the boat drags at this speed.
         case drag(knots: Double)
+        /// The box restarts (power cut, watchdog) after the boat dragged while it was down: it
+        /// stands 30 to 150 m beyond the alert radius when the box comes back, restored from its
+        /// journal with the alarm latched (`latched`) or only armed, and no fix yet; the first
+        /// fix comes 5 to 40 s later. The boat keeps dragging at `knots` (0: the anchor caught).
+        case restart(latched: Bool, knots: Double)
+    }
+
+    /// What the receiver does besides its noise, all through the run.
+    enum Condition: String, Hashable, CaseIterable, Sendable {
+        /// Only the profile's own rare gaps.
+        case plain
+        /// Dropouts of 10 to 15 s every 30 to 60 s (half silent, half gpsd mode-1 reports).
+        case dropouts
+        /// Bursts of 10 to 15 s every 30 to 60 s with eph 150 to 400 m and twice the error.
+        case accuracyBursts = "accuracy bursts"
+        /// 2D stretches: 1 to 5 min of mode 2 after 2 to 10 min of 3D, with 1.5 x the error and eph.
+        case twoD = "2D stretches"
+        /// A source that sends only RMC (a chartplotter through gpsd): every fix 2D, no accuracy.
+        case rmcOnly = "RMC only"
+        /// Too sparse to judge: 2 to 4 s of fixes every 60 to 90 s, nothing usable between.
+        case sparse
     }
 
     let kind: Kind
+    let condition: Condition
     let profile: ReceiverProfile
     let margin: Double
     let swingRadius: Double
@@ -27,21 +52,31 @@ struct Scenario {
     let exitT: Double?
     /// First time the true position stands beyond the radius by twice the noise: the lower bound.
     let boundT: Double?
+    /// A restart: when the box came back (restored from its journal, no fix yet).
+    let restartT: Double?
     let noiseRMS: Double
+    let speedNoiseRMS: Double
     let seconds: Double
 
     static let nightSeconds: Double = 8 * 3600
     /// How long after the true exit a rule may still ring before the drag counts as missed.
     static let dragFollow = 1200.0
+    /// How long a restart run goes on after the box came back.
+    static let restartFollow = 600.0
     static let origin = Coordinate(latitude: 54.341, longitude: 13.507)
 
-    init(kind: Kind, profile: ReceiverProfile, margin: Double, seed: UInt64, sources: [NoiseCapture]) {
+    var isDrag: Bool { if case .drag = kind { true } else { false } }
+
+    init(kind: Kind, profile: ReceiverProfile, margin: Double, seed: UInt64, sources: [NoiseCapture],
+         condition: Condition = .plain) {
         var rng = SplitMix64(seed: seed)
         var noiseRNG = rng.fork(1)
         var gapRNG = rng.fork(2)
         var timeRNG = rng.fork(3)
+        var conditionRNG = rng.fork(4)
         var model = SwingModel(rng: &rng, nightSeconds: Scenario.nightSeconds)
         self.kind = kind
+        self.condition = condition
         self.profile = profile
         self.margin = margin
         swingRadius = model.swingRadius
@@ -50,19 +85,31 @@ struct Scenario {
 
         var breakout: Double?
         var seconds = Scenario.nightSeconds
-        if case .drag(let knots) = kind {
+        var restartBeyond = 0.0, restartDelay = 0.0, restartKnots = 0.0
+        switch kind {
+        case .night: break
+        case .drag(let knots):
             let at = timeRNG.uniform(600, 1800)
             breakout = at
             model.breakOut(at: at, speedKnots: knots)
-            let speed = knots * 1852 / 3600
-            seconds = at + (radius + 100) / speed + Scenario.dragFollow
+            seconds = at + (radius + 100) / (knots * 1852 / 3600) + Scenario.dragFollow
+        case .restart(_, let knots):
+            // The drag before the restart goes at 1 kn; the box is down all through it.
+            breakout = 60
+            model.breakOut(at: 60, speedKnots: 1)
+            restartBeyond = timeRNG.uniform(30, 150)
+            restartDelay = timeRNG.uniform(5, 40)
+            restartKnots = knots
+            seconds = 60 + (radius + restartBeyond + 60) / (1852.0 / 3600) + Scenario.restartFollow
         }
-        self.seconds = seconds
         breakoutT = breakout
 
         let noise = NoiseTrack(seconds: Int(seconds) + 2, profile: profile, sources: sources, rng: &noiseRNG)
         noiseRMS = noise.rms
-        let gaps = Scenario.gaps(seconds: seconds, perHour: profile.gapsPerHour, rng: &gapRNG)
+        speedNoiseRMS = noise.hasVelocity ? noise.speedRMS : 0
+        let gaps = (Scenario.gaps(seconds: seconds, perHour: profile.gapsPerHour, rng: &gapRNG)
+            + Scenario.conditionGaps(condition, seconds: seconds, rng: &conditionRNG)).sorted { $0.start < $1.start }
+        let stretches = Scenario.stretches(condition, seconds: seconds, rng: &conditionRNG)
 
         let frame = LocalFrame(origin: anchor)
         let dt = 1 / Double(profile.rate)
@@ -73,19 +120,41 @@ struct Scenario {
         readings.reserveCapacity(count)
         measured.reserveCapacity(count)
         truth.reserveCapacity(count)
-        var exit: Double?, bound: Double?
-        var gapIndex = 0
+        var exit: Double?, bound: Double?, restart: Double?
+        var end = seconds
+        var stretchIndex = 0, gapIndex = 0
         var lastNoFix = -1.0
-        for i in 1...count {
+        var previous: (east: Double, north: Double)?
+        var lastTrack: Double?
+        var i = 0
+        while true {
+            i += 1
             let t = Double(i) * dt
+            guard t <= end else { break }
             let p = model.step(dt)
+            let velocity = previous.map { ((p.east - $0.east) / dt, (p.north - $0.north) / dt) } ?? (0, 0)
+            previous = p
             let d = (p.east * p.east + p.north * p.north).squareRoot()
             if exit == nil, breakout != nil, d > radius { exit = t }
             if bound == nil, breakout != nil, d > radius + 2 * noise.rms { bound = t }
+            if case .restart = kind {
+                if restart == nil, d > radius + restartBeyond {
+                    restart = t
+                    end = t + Scenario.restartFollow
+                    model.changeDrag(speedKnots: restartKnots)
+                }
+                guard let r = restart, t >= r + restartDelay else { continue }
+            }
             while gapIndex < gaps.count, gaps[gapIndex].end <= t { gapIndex += 1 }
-            if gapIndex < gaps.count, gaps[gapIndex].start <= t {
+            var gap: Gap?
+            var k = gapIndex
+            while gap == nil, k < gaps.count, gaps[k].start <= t {
+                if t < gaps[k].end { gap = gaps[k] }
+                k += 1
+            }
+            if let gap {
                 // In a gap: silence, or gpsd's mode 1 reports once a second.
-                if !gaps[gapIndex].silent, t - lastNoFix >= 1 {
+                if !gap.silent, t - lastNoFix >= 1 {
                     lastNoFix = t
                     readings.append(.noFix(at: Instant(seconds: t)))
                     measured.append(nil)
@@ -93,24 +162,45 @@ struct Scenario {
                 }
                 continue
             }
+            while stretchIndex < stretches.count, stretches[stretchIndex].end <= t { stretchIndex += 1 }
+            let stretch = stretchIndex < stretches.count && stretches[stretchIndex].start <= t ? stretches[stretchIndex] : nil
             let n = noise.at(t)
-            let e = p.east + n.east, north = p.north + n.north
+            let scale = stretch?.errorScale ?? 1
+            let e = p.east + scale * n.east, north = p.north + scale * n.north
             let position = frame.coordinate(east: e, north: north)
-            readings.append(GPSReading(mode: .threeD, position: position, accuracy: Meters(n.eph),
+            var accuracy: Meters? = Meters(stretch?.eph ?? n.eph * scale)
+            var mode = GPSReading.Mode.threeD
+            if condition == .rmcOnly { accuracy = nil; mode = .twoD }
+            if condition == .twoD, stretch != nil { mode = .twoD }
+            var speed: Double?, track: Double?
+            if noise.hasVelocity {
+                let ve = velocity.0 + n.velocityEast, vn = velocity.1 + n.velocityNorth
+                speed = (ve * ve + vn * vn).squareRoot()
+                var course = atan2Degrees(ve, vn)
+                if course < 0 { course += 360 }
+                track = course
+                // Static hold: the receiver says it stands still, course as it last was.
+                if speed! < n.holdBelow { speed = 0; track = lastTrack }
+                lastTrack = track
+            }
+            readings.append(GPSReading(mode: mode, position: position, accuracy: accuracy, speed: speed, track: track,
                                        received: Instant(seconds: t)))
             let o = Geodesy.offset(from: anchor, to: position)
             measured.append(Offset(east: o.east, north: o.north))
             truth.append(d)
         }
+        self.seconds = end
         self.readings = readings
         self.measured = measured
         self.truth = truth
         exitT = exit
         boundT = bound
+        restartT = restart
     }
 
     /// True distance at `t` (the nearest reading at or before it).
     func trueDistance(at t: Double) -> Double {
+        guard !readings.isEmpty else { return 0 }
         var lo = 0, hi = readings.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -125,6 +215,14 @@ struct Scenario {
         var silent: Bool
     }
 
+    /// A stretch of degraded fixes: their error scaled, and their eph replaced (bursts) or scaled.
+    struct Stretch {
+        var start: Double
+        var end: Double
+        var errorScale: Double
+        var eph: Double?
+    }
+
     /// Fix gaps as a Poisson process: mostly a few seconds, sometimes half a minute, rarely two.
     static func gaps(seconds: Double, perHour: Double, rng: inout SplitMix64) -> [Gap] {
         guard perHour > 0 else { return [] }
@@ -135,6 +233,50 @@ struct Scenario {
             let length = u < 0.7 ? rng.uniform(1, 5) : u < 0.95 ? rng.uniform(5, 30) : rng.uniform(30, 120)
             out.append(Gap(start: t, end: t + length, silent: rng.chance(0.5)))
             t += length + rng.exponential(mean: 3600 / perHour)
+        }
+        return out
+    }
+
+    /// The condition's own gaps: dropouts, or the long silences of a sparse receiver.
+    static func conditionGaps(_ condition: Condition, seconds: Double, rng: inout SplitMix64) -> [Gap] {
+        var out: [Gap] = []
+        switch condition {
+        case .dropouts:
+            var t = rng.uniform(0, 60)
+            while t < seconds {
+                out.append(Gap(start: t, end: t + rng.uniform(10, 15), silent: rng.chance(0.5)))
+                t += rng.uniform(30, 60)
+            }
+        case .sparse:
+            var t = rng.uniform(2, 4)
+            let silent = rng.chance(0.5)
+            while t < seconds {
+                let period = rng.uniform(60, 90), fixes = rng.uniform(2, 4)
+                out.append(Gap(start: t, end: t + period - fixes, silent: silent))
+                t += period
+            }
+        default: break
+        }
+        return out
+    }
+
+    static func stretches(_ condition: Condition, seconds: Double, rng: inout SplitMix64) -> [Stretch] {
+        var out: [Stretch] = []
+        switch condition {
+        case .accuracyBursts:
+            var t = rng.uniform(0, 60)
+            while t < seconds {
+                out.append(Stretch(start: t, end: t + rng.uniform(10, 15), errorScale: 2, eph: rng.uniform(150, 400)))
+                t += rng.uniform(30, 60)
+            }
+        case .twoD:
+            var t = rng.uniform(120, 600)
+            while t < seconds {
+                let length = rng.uniform(60, 300)
+                out.append(Stretch(start: t, end: t + length, errorScale: 1.5, eph: nil))
+                t += length + rng.uniform(120, 600)
+            }
+        default: break
         }
         return out
     }

@@ -69,6 +69,11 @@ struct SwingModel {
         breakout = (time, speedKnots * 1852 / 3600)
     }
 
+    /// A drag under way changes pace (0: the anchor caught again; the rode stays taut).
+    mutating func changeDrag(speedKnots: Double) {
+        if let b = breakout { breakout = (b.at, speedKnots * 1852 / 3600) }
+    }
+
     /// Advances by `dt` seconds and returns the antenna's position.
     mutating func step(_ dt: Double) -> (east: Double, north: Double) {
         t += dt

@@ -59,9 +59,35 @@ case .explore(let nights):
     }
     print(Exploration.table(results, sets))
 
+case .check:
+    guard let contender = Contender.named(options.rule) else { fail("no rule named \(options.rule)") }
+    print("Regression check: \(contender.name), fixed seeds; every run must pass.")
+    let result = RegressionCheck.run(contender, sources: library.sources) { print($0) }
+    let seconds = Format.fixed(monotonicSeconds() - started)
+    if result.failures > 0 {
+        print("check: FAIL: \(result.failures) of \(result.runs) runs failed (\(contender.name), \(seconds) s)")
+        exit(1)
+    }
+    print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
+
+case .anchorEstimate:
+    let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
+    print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in
+        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    })
+
 case .tune:
-    let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
-    let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: Tuning.grid())
+    let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
+    let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)
+    let drags = env("ANCHOR_TUNE_DRAGS") ?? (options.quick ? 4 : 100)
+    // ANCHOR_TUNE_HALF=0 or 1: only the even or the odd captures lend their noise (tune on one
+    // half, measure on the other).
+    var sources = library.sources
+    if let half = env("ANCHOR_TUNE_HALF") {
+        sources = sources.enumerated().filter { $0.offset % 2 == half }.map(\.element)
+        printError("  noise from \(sources.map(\.name).joined(separator: ", "))")
+    }
+    let rows = Tuning.run(sources: sources, nights: nights, drags: drags, rate: 1, grid: getenv("ANCHOR_TUNE_GRID") != nil ? Tuning.grid() : BoxTuning.candidates())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
         return [r.label, "\(r.falseGood)", "\(r.falsePoor)", "\(r.falsePoorGoodEph)",
@@ -69,47 +95,77 @@ case .tune:
                 "\(Format.optional(p.median)) / \(Format.optional(p.p95)) / \(Format.optional(p.worst))"]
     }
     print("Replayed through the watch core: \(nights) nights per receiver, \(drags) 0.5 kn drags per receiver.\n")
-    print(Format.table(["settings (window s, confirmation s, majority, accuracy weight, drift)", "false, good 10 m",
+    print(Format.table(["settings (BoxTuning.candidates)", "false, good 10 m",
                         "false, poor 20 m", "false, poor with good eph, 20 m", "0.5 kn good: med / p95 / worst s",
                         "0.5 kn poor: med / p95 / worst s"], table))
 
 case .detection:
-    var previous = WatchSettings()
-    previous.window = .seconds(10)
-    previous.confirmation = .seconds(5)
-    previous.majority = 0.8
-    previous.accuracyWeight = 0.2
-    previous.driftSpan = .zero
-    let contenders = [Contender.box("Box (defaults)"), Contender.box("Box, previous defaults (accuracy weight)", previous)]
-        + Contender.peers
+    let contenders = [Contender.box("Box (defaults)", BoxTuning.defaults)] + Contender.peers
     let quick = options.quick
-    let plan = DetectionBench.Plan(
-        cells: [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
-        nights: [.good(1): quick ? 4 : 400, .poor(1): quick ? 4 : 400, .poorGoodEph(1): quick ? 4 : 400,
-                 .good(10): quick ? 1 : 100, .poor(10): quick ? 1 : 100],
-        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 25, .poor(10): quick ? 1 : 25])
+    let part = options.part
+    let main = part == .all || part == .main, conditions = part == .all || part == .conditions
+    let held = part == .all || part == .heldOut
+    let n = quick ? 4 : options.nights
+    var plan = DetectionBench.Plan(
+        cells: main ? [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)] : [],
+        nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
+                 .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20],
+        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 10, .poor(10): quick ? 1 : 10])
+    if !conditions { plan.conditions = [] }
+    plan.conditionNights = quick ? 1 : 100
+    plan.conditionDrags = quick ? 1 : 40
+    plan.restarts = conditions ? (quick ? 1 : 20) : 0
     var bench = DetectionBench(contenders: contenders, sources: library.sources)
     bench.run(plan) { line in
         printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
     }
-    let negatives = RealCaptures.negatives(library, contenders: contenders)
-    let positive = RealCaptures.positive(library, contenders: contenders)
+    let candidates = BoxTuning.candidates().prefix(quick ? 2 : Int.max).map { (label: $0.label, contender: Contender.box($0.label, $0.settings)) }
+    var heldOut = HeldOut(sources: library.sources, candidates: Array(candidates), peers: Contender.peers)
+    if held {
+        heldOut.run(nights: quick ? 1 : options.heldOutNights, drags: quick ? 1 : 20) { line in
+            printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+        }
+    }
+    let negatives = main ? RealCaptures.negatives(library, contenders: contenders) : []
+    let positive = main ? RealCaptures.positive(library, contenders: contenders) : nil
     let report = Report(bench: bench, plan: plan, negatives: negatives, positive: positive)
 
-    print("# Anchor watch detection benchmark\(quick ? " (quick)" : "")\n")
-    print("Noise: \(library.sources.count) real stationary captures; \(report.noiseLine()).\n")
-    print("## False alarms per 1,000 nights (margin = alert radius minus swing circle)\n")
-    print(report.falseAlarmTable())
-    for cell in plan.cells where (plan.dragsPerSpeed[cell.profile] ?? 0) > 0 {
-        print("## Drags, \(cell.profile.label) receiver, \(Format.fixed(cell.margin)) m margin: alarm delay after the true exit\n")
-        print(report.dragTable(cell.profile))
+    if main {
+        print("# Anchor watch detection benchmark\(quick ? " (quick)" : "")\n")
+        print("Noise: \(library.sources.count) real stationary captures; \(report.noiseLine()).\n")
+        print("## False alarms per 1,000 nights (margin = alert radius minus swing circle)\n")
+        print(report.falseAlarmTable())
+        for cell in plan.cells where (plan.dragsPerSpeed[cell.profile] ?? 0) > 0 {
+            print("## Drags, \(cell.profile.label) receiver, \(Format.fixed(cell.margin)) m margin: alarm delay after the true exit\n")
+            print(report.dragTable(cell.profile))
+        }
+        print("## The box against the issue's drag targets (median within 1.5 x the lower bound, worst within 2 x)\n")
+        print(report.targetTable(contender: 0))
+        print("## Real captures\n")
+        if let p = positive {
+            print("Leaving berth: radius \(Format.fixed(p.radius)) m around the first 5 minutes; track (10 s median) exits at \(Format.optional(p.exitT)) s.\n")
+        }
+        print(report.realTable())
     }
-    print("## Real captures\n")
-    if let p = positive {
-        print("Leaving berth: radius \(Format.fixed(p.radius)) m around the first 5 minutes; track (10 s median) exits at \(Format.optional(p.exitT)) s.\n")
+    if conditions {
+        print("## Receiver conditions: false alarms (rang / nights, 8 h each)\n")
+        print(report.conditionFalseTable())
+        for condition in plan.conditions where condition != .sparse {
+            print("## Drags under \(condition.rawValue): alarm delay after the true exit\n")
+            print(report.conditionDragTable(condition))
+        }
+        print("## Readings too sparse to judge: the GPS fault\n")
+        print(report.sparseTable())
+        print("## Restarts 30 to 150 m outside the circle (box restored from its journal, no fix yet)\n")
+        print(report.restartTable())
     }
-    print(report.realTable())
-    if let dir = options.plots {
+    if held {
+        print("## Held-out receivers: leave one capture out\n")
+        if !heldOut.skipped.isEmpty { print("Skipped (no noise to borrow): \(heldOut.skipped.joined(separator: ", ")).\n") }
+        print(heldOut.foldTable())
+        print(heldOut.ruleTable())
+    }
+    if main, let dir = options.plots {
         BenchFile.makeDirectory(dir)
         let charts: [(String, SVGChart)] = [
             ("false-alarms.svg", report.falseAlarmChart()),
@@ -122,5 +178,5 @@ case .detection:
         }
         print("Plots: \(charts.map { dir + "/" + $0.0 }.joined(separator: ", "))")
     }
-    print("Replayed \(bench.fixesReplayed) simulated fixes through \(contenders.count) rules in \(Format.fixed(monotonicSeconds() - started)) s.")
+    print("Replayed \(bench.fixesReplayed + heldOut.fixesReplayed) simulated fixes through \(contenders.count) rules (\(part.rawValue)) in \(Format.fixed(monotonicSeconds() - started)) s.")
 }

@@ -34,6 +34,9 @@ public struct BoatScript: Sendable {
     public var noise: Double
     public var seed: UInt64
     public var end: Double
+    /// How far the swing reaches each side of its mean (degrees) and how long one swing takes.
+    public var swingDegrees = 35.0
+    public var swingPeriod = 180.0
 
     public init(origin: Coordinate = Coordinate(latitude: 54.3413, longitude: 13.5065), rode: Double = 22,
                 segments: [Segment], strayFixes: Set<Int> = [], noise: Double = 1.5, seed: UInt64 = 7, end: Double) {
@@ -59,6 +62,16 @@ public struct BoatScript: Sendable {
     public static let drag = BoatScript(
         segments: [Segment(from: 0, .swinging), Segment(from: 120, .dragging(knots: 1))], end: 1_000_000)
 
+    /// A night whose wind swings the boat 70 degrees each way over 10 minutes on 30 m of rode:
+    /// for `run --simulate swing`, where the skipper marks late (the boat, not the anchor) and
+    /// the swing shows where the anchor is.
+    public static let swing: BoatScript = {
+        var s = BoatScript(rode: 30, segments: [Segment(from: 0, .swinging)], end: 1_000_000)
+        s.swingDegrees = 70
+        s.swingPeriod = 600
+        return s
+    }()
+
     /// A night that holds: for `run --simulate hold`.
     public static let hold = BoatScript(segments: [Segment(from: 0, .swinging)], end: 1_000_000)
 
@@ -82,12 +95,12 @@ public struct BoatScript: Sendable {
                 lastSwing = until
                 // Falls back on the rode and swings through 70 degrees over ~3 minutes.
                 let settle = min(until / 20, 1)
-                let angle = 200 + 35 * sin(2 * Double.pi * until / 180)
+                let angle = 200 + swingDegrees * sin(2 * Double.pi * until / swingPeriod)
                 e = rode * settle * sin(angle * .pi / 180)
                 n = rode * settle * cos(angle * .pi / 180)
             case .dragging(let knots):
                 let d = (until - seg.from) * knots * 1852 / 3600
-                let angle = 200 + 35 * sin(2 * Double.pi * lastSwing / 180)
+                let angle = 200 + swingDegrees * sin(2 * Double.pi * lastSwing / swingPeriod)
                 e = (rode + d) * sin(angle * .pi / 180)
                 n = (rode + d) * cos(angle * .pi / 180)
             }

@@ -41,6 +41,8 @@ extension JournalRecord {
             case .at(let c):
                 w.u8(2)
                 w.coordinate(c)
+            case .fromSwing:
+                w.u8(3)
             }
         case .radius(let r):
             w.f64(r.value)
@@ -111,6 +113,8 @@ extension JournalRecord {
             case 2:
                 guard let at = r.coordinate() else { return nil }
                 return .mark(anchor: anchor, how: .at(at))
+            case 3:
+                return .mark(anchor: anchor, how: .fromSwing)
             default:
                 return nil
             }

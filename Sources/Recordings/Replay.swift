@@ -13,7 +13,22 @@ public struct Replay {
         public var markAfter: Double?
         /// Arm right after marking.
         public var arm = false
+        /// Start as a box restarted from its journal (with `anchor` and `radius`), before the
+        /// first reading: armed, or with the alarm latched and ringing.
+        public var restore: Restore?
         public init() {}
+    }
+
+    public struct Restore: Sendable {
+        /// File time of the restart, seconds.
+        public var at: Double
+        public var armed: Bool
+        public var ringingEpisode: Int?
+        public init(at: Double, armed: Bool, ringingEpisode: Int? = nil) {
+            self.at = at
+            self.armed = armed
+            self.ringingEpisode = ringingEpisode
+        }
     }
 
     public struct Record: Hashable, Sendable {
@@ -53,6 +68,7 @@ public struct Replay {
     public static func run(_ readings: [GPSReading], options: Options) -> Replay {
         var r = Replay(options: options)
         if let radius = options.radius { r.apply(.decision(.setRadius(radius)), at: .zero, t: 0, quiet: true) }
+        if let restore = options.restore, let anchor = options.anchor { r.restore(restore, anchor: anchor) }
         for reading in readings { r.feed(reading) }
         return r
     }
@@ -68,6 +84,16 @@ public struct Replay {
         } else if let after = options.markAfter, reading.received.seconds >= after {
             mark(.here, at: reading.received)
         }
+    }
+
+    private mutating func restore(_ restore: Restore, anchor: Coordinate) {
+        let at = Instant(seconds: restore.at)
+        now = max(now, at)
+        marked = true
+        summary.markedT = restore.at
+        note(watch.restore(anchor: anchor, radius: options.radius ?? options.settings.radius, armed: restore.armed,
+                           ringingEpisode: restore.ringingEpisode, lastEpisode: restore.ringingEpisode ?? 0, at: at),
+             t: restore.at)
     }
 
     /// Ticks the watch at every deadline it asks for up to (not including) `instant`.
@@ -95,10 +121,11 @@ public struct Replay {
 
     private mutating func note(_ actions: [Action], t: Double) {
         for action in actions {
-            let status = watch.status(at: now)
+            // The status (its words, the distance) only for what is recorded: most actions are
+            // a fix's track, and building the status for each would cost more than the watch.
             func add(_ kind: Record.Kind, detail: String? = nil, code: String? = nil) {
                 records.append(Record(t: t, kind: kind, verdict: watch.verdict, alarm: watch.alarm,
-                                      distance: status.distance, detail: detail, code: code))
+                                      distance: watch.status(at: now).distance, detail: detail, code: code))
             }
             switch action {
             case .verdictChanged: add(.verdict)

@@ -23,10 +23,11 @@ public enum Copy {
     public static func cantJudge(_ reason: CantJudgeReason) -> String {
         switch reason {
         case .noReading: "No GPS reading yet"
-        case .noFix: "GPS has no fix"
+        case .noFix: "GPS has no position"
         case .stale: "GPS reading is old"
         case .poorAccuracy: "GPS accuracy is too poor for the alert radius"
         case .implausible: "GPS reading jumped further than a boat can move"
+        case .tooFewReadings: "Too few GPS readings to judge"
         }
     }
 
@@ -46,7 +47,7 @@ public enum Copy {
 
     public static func refusal(_ refusal: Refusal, settings: WatchSettings = WatchSettings()) -> String {
         switch refusal {
-        case .noAnchor: "Can't arm: no anchor marked"
+        case .noAnchor: "Can't arm: no anchor marked, the alarm comes on when you mark it"
         case .armedRelease: "Can't release: turn the alarm off to release the anchor"
         case .armedMark: "Can't mark: turn the alarm off to move the anchor"
         case .noGoodFix: "Can't mark: wait for a steady GPS reading"
@@ -55,6 +56,8 @@ public enum Copy {
         case .radiusOutOfRange:
             "Alert radius: choose \(Int(settings.radiusRange.lowerBound)) to \(Int(settings.radiusRange.upperBound)) meters"
         case .markTooFar: "Can't mark: the anchor must be within \(settings.markMaxOffset) of the boat"
+        case .swingUnsettled: "Can't mark from the swing: the boat has not swung enough yet to show where the anchor is"
+        case .swingMoving: "Can't mark from the swing: its centre is still moving, the anchor may be dragging"
         }
     }
 
@@ -62,6 +65,7 @@ public enum Copy {
         switch receipt.decision {
         case .arm: "Alarm on"
         case .disarm: "Alarm off"
+        case .mark(.fromSwing): "Anchor marked from the swing at \(receipt.anchor.map { $0.description } ?? "?")"
         case .mark: "Anchor marked at \(receipt.anchor.map { $0.description } ?? "?")"
         case .release: "Anchor released"
         case .snooze: "Snoozed for \(countdown((receipt.until ?? now) - now))"
@@ -71,6 +75,12 @@ public enum Copy {
 
     public static func gpsLostFault(for grace: Duration) -> String {
         "GPS: no usable GPS reading for \(countdown(grace)), can't judge a drag"
+    }
+
+    /// The radius advice: the receiver wanders too far for the margin between the swing and the
+    /// alert radius. Says what would ring reliably; never widens the radius itself.
+    public static func radiusAdvice(wander: Meters, reliable: Meters) -> String {
+        "GPS wanders about \(Int(wander.value.rounded())) m: an alert radius of \(Int(reliable.value)) m or more rings reliably"
     }
 
     /// m:ss, with mono-digit-friendly zero padding.

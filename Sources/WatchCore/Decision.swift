@@ -28,6 +28,9 @@ public enum MarkRequest: Hashable, Sendable {
     case offset(bearing: Double, distance: Meters)
     /// A known position (for example where the boat was some time ago, from the journal's track).
     case at(Coordinate)
+    /// The centre of the swing the watch has learnt (`SwingEstimator`): refused until it has
+    /// settled and while it moves. The skipper's decision, never the watch's.
+    case fromSwing
 }
 
 /// Why a decision was refused, with the one line the skipper reads.
@@ -40,6 +43,10 @@ public enum Refusal: String, Hashable, Sendable, CaseIterable {
     case notRinging = "not_ringing"
     case radiusOutOfRange = "radius_out_of_range"
     case markTooFar = "mark_too_far"
+    /// A mark from the swing before the swing has shown where the anchor is.
+    case swingUnsettled = "swing_unsettled"
+    /// A mark from the swing while its centre moves (a drag moves it too).
+    case swingMoving = "swing_moving"
 }
 
 /// What an accepted decision changed, for the receipt and the journal.

@@ -12,6 +12,20 @@ public struct WatchStatus: Hashable, Sendable {
     public var wontRing: String
     public var faults: [Fault]
     public var faultSounding: Bool
+    /// Where the boat (its GPS antenna) is: the last usable reading.
+    public var boat: Coordinate? = nil
+    /// The farthest the boat was from the mark since it was set.
+    public var farthest: Meters? = nil
+    /// The anchor learnt from the swing, the move it offers (apart from the mark), and the
+    /// alert radius it suggests about the mark as it would stand after the offer.
+    public var swing: SwingEstimate? = nil
+    public var swingOffer: SwingOffer? = nil
+    public var suggestedRadius: Meters? = nil
+    /// The receiver's measured wander (two of the watch's noise units), once measured.
+    public var wander: Meters? = nil
+    /// Set when that wander is too large for the margin between the swing and the alert radius:
+    /// the line that says so, with the radius that would ring reliably.
+    public var radiusAdvice: String? = nil
 }
 
 extension Watch {
@@ -28,7 +42,34 @@ extension Watch {
             accuracy: lastReading?.accuracy,
             wontRing: Copy.wontRing(verdict: verdict, alarm: alarm, now: now),
             faults: faults.values.sorted { $0.kind < $1.kind },
-            faultSounding: faultSounding
+            faultSounding: faultSounding,
+            boat: lastUsable?.position,
+            farthest: anchor == nil ? nil : farthest,
+            swing: anchor == nil ? nil : swing.estimate,
+            swingOffer: swingOffer,
+            suggestedRadius: swingSuggestedRadius,
+            wander: wander,
+            radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } }
         )
+    }
+
+    /// Measuring the wander takes this long after a mark before it is reported or advised on.
+    public static let wanderMeasuredAfter: Double = 600
+
+    /// The receiver's wander as measured since the anchor was marked: twice the noise unit the
+    /// evidence is counted in (about the 95th percentile of its radial error).
+    public var wander: Meters? {
+        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
+        return Meters(2 * noise.sigma(settings))
+    }
+
+    /// The alert radius that would ring reliably, when the current one is smaller: the swing as
+    /// measured plus `reliableMargin` noise units, up to the next 5 m. Advice only; the watch
+    /// never widens the radius itself.
+    public var reliableRadius: Meters? {
+        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
+        let needed = noise.swing + settings.reliableMargin * noise.sigma(settings)
+        guard needed > radius.value else { return nil }
+        return Meters(min((needed / 5).rounded(.up) * 5, settings.radiusRange.upperBound))
     }
 }

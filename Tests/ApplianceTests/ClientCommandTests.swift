@@ -88,8 +88,11 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertEqual(r.code, 0, r.err)
         let lines = r.out.split(separator: "\n").map(String.init)
         XCTAssertEqual(Array(lines.prefix(4)), ["Dragging", "Alarm", "Ringing: snooze it or slide the switch off",
-                                                 "Distance to anchor: 80 m, alert radius 30 m"])
+                                                 "Distance to anchor: 80 m, bearing 270° from the boat, alert radius 30 m"])
         XCTAssertTrue(lines.contains("GPS reading: 0 s old, accuracy 3 m") || lines.contains("GPS reading: 1 s old, accuracy 3 m"), r.out)
+        // At a glance: the farthest since the mark, the boat as a chartplotter shows it.
+        XCTAssertTrue(lines.contains("Farthest from the anchor since the mark: 80 m"), r.out)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Boat: ") && $0.hasSuffix("'E") && $0.contains("°") }, r.out)
         let j = try JSON.parse(cli(["status", "--json"], box: nil).out)
         XCTAssertEqual(j["box"]?.string, "answering")
         XCTAssertEqual(j["status"]?["alarm"]?["episode"]?.int, 1)

@@ -18,15 +18,12 @@ struct RecordedNight {
     var wallBase: WallTime
     private var lastTrack: WallTime?
 
-    /// The shared test data sits beside the repository (CI lays `shared/` next to its clone);
-    /// a worktree of the team's machine finds it at /work/shared.
+    /// The shared test data sits beside the repository (CI lays `shared/` next to its clone; a
+    /// worktree of the team's machine has a `shared` link beside it): never an absolute path.
     static let data: String = {
         let here = #filePath
         var root = String(here[..<here.range(of: "/Tests/")!.lowerBound])
         root = String(root[..<root.lastIndex(of: "/")!])
-        for base in [root + "/shared", "/work/shared"] where access(base + "/data/gps/PROVENANCE.md", R_OK) == 0 {
-            return base + "/data/gps/avnav/segments/"
-        }
         return root + "/shared/data/gps/avnav/segments/"
     }()
 

@@ -8,7 +8,11 @@ import XCTest
 /// The driver against a real gpsd fed by gpsfake. Where gpsd cannot start, these fail with the
 /// reason: they never pass without having run.
 final class GPSDClientReplayTests: XCTestCase {
-    static let data = "/work/shared/data/gps"
+    /// The shared data sits beside the checkout: ../shared/data/gps from the package root.
+    static var data: String {
+        let root = #filePath.components(separatedBy: "/Tests/").first ?? "."
+        return root + "/../shared/data/gps"
+    }
 
     /// Settings for tests: fast retries, so a client started with gpsfake is watching before the
     /// replay begins (gpsfake waits 1.4 s after its own watcher joins).

@@ -6,7 +6,6 @@ import WatchCore
 import XCTest
 
 final class LogReaderTests: XCTestCase {
-    static let data = "/work/shared/data/gps"
     /// The shared data sits beside the checkout: ../shared/data/gps from the package root.
     static var dataDirectory: String {
         let here = #filePath

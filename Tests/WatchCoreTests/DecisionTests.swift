@@ -9,7 +9,7 @@ final class DecisionTests: XCTestCase {
         let a = h.send(.armSwitch(on: true))
         XCTAssertEqual(a.compactMap(\.refusal), [.noAnchor])
         XCTAssertEqual(h.watch.alarm, .off, "the ring does not pretend to be armed")
-        XCTAssertEqual(Copy.refusal(.noAnchor), "Can't arm: no anchor marked")
+        XCTAssertEqual(Copy.refusal(.noAnchor), "Can't arm: no anchor marked, the alarm comes on when you mark it")
     }
 
     func testArmingWithAnAnchorArmsWithAReceipt() {

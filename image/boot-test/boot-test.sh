@@ -104,6 +104,9 @@ while kill -0 "$QPID" 2>/dev/null; do
 done
 n=$(wc -l < "$RUN/results.log")
 [ "$n" -gt "$seen" ] && sed -n "$((seen+1)),${n}p" "$RUN/results.log"
+# The guest powers off right after its summary: the machine may be gone before the loop saw the
+# line, so the summary is read from the results whatever ended the loop.
+[ -n "$summary" ] || summary=$(grep '^boot test: ' "$RUN/results.log" | tail -1 || true)
 say "total $(elapsed) s (disks ${T_IMAGE} s); guest console: $IMAGE_CACHE/boot-test-console.log"
 if [ -z "$summary" ]; then
     echo "boot test: 0 passed, 1 failed"

@@ -24,8 +24,19 @@ finish() {
     exit $?
 }
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
-# Rising edges on the buzzer between two times (seconds on the boot clock).
-rises() { awk -v a="$1" -v b="$2" '$2 == 1 && $1 >= a && $1 <= b { n++ } END { print n + 0 }' "$work/buzzer.txt"; }
+# The buzzer's pulses that began between two times: their lengths in ms, in order ("70 180").
+pulses() { awk -v a="$1" -v b="$2" '$2 == 1 { on = $1 } $2 == 0 && on != "" { if (on >= a && on <= b) printf "%s%d", (n++ ? " " : ""), ($1 - on) * 1000 + 0.5; on = "" } END { print "" }' "$work/buzzer.txt"; }
+# Which sound the pulses are (Sources/Signals/SoundDesign.swift, the buzzer's rhythms): refusal
+# three short, mark short then long, arm one long. Anything else is "other".
+sound() {
+    set -- $1
+    case $# in
+        3) [ "$1" -lt 130 ] && [ "$2" -lt 130 ] && [ "$3" -lt 130 ] && { echo refusal; return; };;
+        2) [ "$1" -lt 130 ] && [ "$2" -gt $(( $1 + 40 )) ] && { echo mark; return; };;
+        1) [ "$1" -ge 120 ] && [ "$1" -lt 400 ] && { echo arm; return; };;
+    esac
+    echo other
+}
 wait_log() { # PATTERN SECONDS
     local until=$(awk -v s="$2" '{ print $1 + s }' /proc/uptime)
     while awk -v u="$until" '{ exit !($1 < u) }' /proc/uptime; do
@@ -68,7 +79,8 @@ else bad "run did not request the three lines from the gpio.* keys (held: $held)
 t=$(uptime_s); pull 1 down
 if wait_log "Can't arm: no anchor marked" 5; then ok "ARM without an anchor is refused with its reason"; else bad "no refusal on ARM without an anchor"; fi
 sleep 1
-[ "$(rises "$t" "$(uptime_s)")" -ge 1 ] && ok "the refusal sounds on the buzzer" || bad "no refusal sound on the buzzer"
+p=$(pulses "$t" "$(uptime_s)")
+[ "$(sound "$p")" = refusal ] && ok "the refusal sounds on the buzzer (pulses $p ms)" || bad "no refusal sound on the buzzer (pulses: ${p:-none} ms)"
 pull 1 up; sleep 1
 
 # Mark with a long press (2 s), once the simulated GPS has given a steady reading.
@@ -79,7 +91,8 @@ for attempt in 1 2 3 4 5 6; do
 done
 if [ $marked -eq 1 ]; then ok "a long press marks the anchor (attempt $attempt)"; else bad "a long press never marked the anchor"; finish; fi
 sleep 1
-[ "$(rises "$t" "$(uptime_s)")" -ge 1 ] && ok "the mark chirp sounds on the buzzer" || bad "no mark chirp on the buzzer"
+p=$(pulses "$t" "$(uptime_s)")
+[ "$(sound "$p")" = mark ] && ok "the mark chirp sounds on the buzzer (pulses $p ms)" || bad "no mark chirp on the buzzer (pulses: ${p:-none} ms)"
 
 # Slide to ARM, bouncing: one arm, and its chirp on the buzzer; then nothing more.
 before=$(grep -c "^Alarm on" "$work/out.log")
@@ -90,8 +103,9 @@ if wait_log "^Alarm on" 5; then ok "sliding the switch arms the box"; else bad "
 sleep 2
 after=$(grep -c "^Alarm on" "$work/out.log")
 [ $((after - before)) -eq 1 ] && ok "a bouncing slide arms once" || bad "a bouncing slide armed $((after - before)) times"
-n=$(rises "$t" "$(uptime_s)")
-[ "$n" -ge 1 ] && ok "the arm chirp sounds on the buzzer ($n rising edges; burst $(awk -v a="$t" -v b="$burst_end" 'BEGIN{printf "%.0f", (b-a)*1000}') ms)" || bad "no arm chirp on the buzzer"
+p=$(pulses "$t" "$(uptime_s)")
+burst=$(awk -v a="$t" -v b="$burst_end" 'BEGIN{printf "%.0f", (b-a)*1000}')
+[ "$(sound "$p")" = arm ] && ok "the arm chirp sounds on the buzzer (pulses $p ms; burst $burst ms)" || bad "no arm chirp on the buzzer (pulses: ${p:-none} ms)"
 [ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "the chirp ended (not an alarm)" || bad "buzzer still on after the chirp"
 
 # SIGTERM: stops cleanly, buzzer off, lines given back.

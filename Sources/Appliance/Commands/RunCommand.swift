@@ -11,7 +11,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let summary = "Run the box: watch the anchor until stopped"
     static let help = """
-        Usage: anchor-alert run [--config FILE] [--simulate hold|drag|demo|FILE] [--speed N]
+        Usage: anchor-alert run [--config FILE] [--simulate hold|drag|swing|demo|FILE] [--speed N]
                                 [--switch on|off] [--journal-dir DIR] [--runtime-dir DIR]
 
         Runs the watch: reads GPS from gpsd (or a simulated boat), drives the buzzer, the siren
@@ -22,7 +22,7 @@ enum RunCommand: Command {
           --config FILE        configuration (default \(Configuration.defaultPath); a missing
                                default file means defaults; a bad file means defaults and the
                                configuration fault)
-          --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, demo (scripted
+          --simulate WHAT      a simulated GPS instead of gpsd: hold, drag, swing, demo (scripted
                                boats) or FILE (a recorded log played at its own pace)
           --speed N            script seconds per real second for --simulate (default 1)
           --switch on|off      a simulated arm switch (for tests and benches) in place of the
@@ -79,8 +79,7 @@ enum RunCommand: Command {
         let now = SystemClock.now()
         let wiring = Wiring(config: config, now: now)
         var sources: [Pollable] = []
-        var faults: [Fault] = loaded.problems.isEmpty ? [] : [Fault(.config, loaded.problems.count == 1
-            ? loaded.problems[0] : "Configuration: \(loaded.problems.count) problems, running on defaults for those keys")]
+        var faults: [Fault] = Configuration.fault(for: loaded.problems).map { [$0] } ?? []
         switch wiring.gps(simulate: simulate, speed: speed) {
         case .success(let gps): sources.append(gps)
         case .failure(let f):
@@ -114,6 +113,7 @@ enum RunCommand: Command {
         box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
                     ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, now: now)
         for note in opened.recovery.notes { Console.error("\(note)") }
+        if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
         if let ring {
             box.observers.append(ring)
             // A decision answered keeps the ring at working brightness for a while: a refusal at
@@ -140,10 +140,15 @@ enum RunCommand: Command {
                 Console.out("Configuration: read cleanly; changes take effect at the next start")
             }
             for p in again.problems { Console.error(p) }
+            // A bad file is the configuration fault, as at a start: the skipper hears of it.
+            if let fault = Configuration.fault(for: again.problems) {
+                box.handle(.faultRaised(fault), now: SystemClock.now())
+            }
         }
         Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
             gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
             switchAndButton: gpio.controls != nil && simulatedSwitch == nil, ring: ring != nil, siren: siren != nil))
+        NetworkOutputs.attach(to: runtime, config: config, now: now)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         for f in faults { box.handle(.faultRaised(f), now: now) }
         for e in opened.recovery.events { box.handle(e, now: now) }

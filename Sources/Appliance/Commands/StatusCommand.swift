@@ -82,7 +82,7 @@ enum StatusCommand: Command {
     static func current(_ s: StatusSnapshot, now: WallTime) -> [String] {
         var out: [String] = []
         var position = s.position.says
-        if let p = s.position.progress, s.position.verdict == .checking { position += " (\(Int((p * 100).rounded()))%)" }
+        if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
         out.append(position)
         var alarm = s.alarm.says
@@ -95,21 +95,55 @@ enum StatusCommand: Command {
         out.append(alarm)
         out.append(wontRing)
         if let d = s.distance {
-            out.append("Distance to anchor: \(d), alert radius \(s.radius)")
+            var line = "Distance to anchor: \(d)"
+            if let anchor = s.anchor, let boat = s.glance.boat, d.value >= 1 {
+                line += ", bearing \(degrees(Geodesy.bearing(from: boat, to: anchor))) from the boat"
+            }
+            out.append(line + ", alert radius \(s.radius)")
         } else {
             out.append("Alert radius: \(s.radius)")
         }
+        if let far = s.glance.farthest { out.append("Farthest from the anchor since the mark: \(far)") }
         if let at = s.gps.readingAt {
             // As of the write, like every line above "As of": the box's last reading then.
             var gps = "GPS reading: \(Int(max(0, (s.writtenAt - at).seconds).rounded())) s old"
-            if let acc = s.gps.accuracy { gps += ", accuracy \(acc)" }
+            gps += s.gps.accuracy.map { ", accuracy \($0)" } ?? ", the receiver reports no accuracy"
             out.append(gps)
         } else {
             out.append("GPS reading: none yet")
         }
-        if let anchor = s.anchor { out.append("Anchor: \(anchor)") }
+        if let boat = s.glance.boat { out.append("Boat: \(ChartPosition.text(boat))") }
+        if let anchor = s.anchor { out.append("Anchor: \(anchor) (\(ChartPosition.text(anchor)))") }
+        out += swing(s)
+        if let advice = s.radiusAdvice { out.append(advice) }
         for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (sounding)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
+        return out
+    }
+
+    /// Three-digit degrees, as a compass reads them: "047°".
+    static func degrees(_ bearing: Double) -> String {
+        let d = Int(bearing.rounded()) % 360
+        return (d < 10 ? "00" : d < 100 ? "0" : "") + "\(d)°"
+    }
+
+    /// The anchor as the swing shows it, and what to do about it.
+    static func swing(_ s: StatusSnapshot) -> [String] {
+        guard s.anchor != nil, let swing = s.glance.swing else { return [] }
+        var out: [String] = []
+        if let offer = s.glance.offer {
+            out.append("\(offer.says). To move the mark there: anchor-alert mark --from-swing")
+        } else if swing.settled && swing.moving {
+            out.append("Swing: its centre is moving, the anchor may be dragging. The mark stays where it is")
+        } else if swing.settled {
+            out.append("Swing: its centre agrees with the mark, give or take \(swing.uncertainty)")
+        } else {
+            out.append("Swing: learning where the anchor is, \(Int(swing.arc)) degrees of arc seen so far")
+        }
+        if let r = s.glance.suggestedRadius, abs(r.value - s.radius.value) >= 2 {
+            let after = s.glance.offer != nil ? " once the mark is moved" : ""
+            out.append("Alert radius from the swing: \(r) holds the swing seen\(after). To use it: anchor-alert radius \(Int(r.value))")
+        }
         return out
     }
 }

@@ -60,6 +60,11 @@ struct Configuration: Sendable {
     var sirenDevice = "default"
     var sirenVolume = 0.8
 
+    /// `[nmea]`: alerts to chartplotters (Docs/network.md). Off unless enabled.
+    var nmea = NMEASettings()
+    /// `[mqtt]`: the box on an MQTT broker (Docs/network.md). Off unless enabled.
+    var mqtt = MQTTSettings()
+
     var bowOffset = 1.0
     var boatLength = 10.0
 

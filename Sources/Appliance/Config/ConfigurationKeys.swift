@@ -31,28 +31,28 @@ enum ConfigValue: Sendable {
 }
 
 extension ConfigurationKey {
-    private static func seconds(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ meaning: String,
+    static func seconds(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ meaning: String,
                                 _ path: WritableKeyPath<Configuration, Duration> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .number(range, unit: "s"), meaning: meaning,
                          apply: { $0[keyPath: path] = .seconds($1.number) },
                          current: { format($0[keyPath: path].seconds) })
     }
-    private static func number(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ unit: String,
+    static func number(_ section: String, _ name: String, _ range: ClosedRange<Double>, _ unit: String,
                                _ meaning: String, _ path: WritableKeyPath<Configuration, Double> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .number(range, unit: unit), meaning: meaning,
                          apply: { $0[keyPath: path] = $1.number }, current: { format($0[keyPath: path]) })
     }
-    private static func integer(_ section: String, _ name: String, _ range: ClosedRange<Int>, _ meaning: String,
+    static func integer(_ section: String, _ name: String, _ range: ClosedRange<Int>, _ meaning: String,
                                 _ path: WritableKeyPath<Configuration, Int> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .integer(range), meaning: meaning,
                          apply: { $0[keyPath: path] = Int($1.number) }, current: { String($0[keyPath: path]) })
     }
-    private static func text(_ section: String, _ name: String, _ allowed: [String]?, _ meaning: String,
+    static func text(_ section: String, _ name: String, _ allowed: [String]?, _ meaning: String,
                              _ path: WritableKeyPath<Configuration, String> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .string(allowed: allowed), meaning: meaning,
                          apply: { $0[keyPath: path] = $1.string }, current: { "\"\($0[keyPath: path])\"" })
     }
-    private static func flag(_ section: String, _ name: String, _ meaning: String,
+    static func flag(_ section: String, _ name: String, _ meaning: String,
                              _ path: WritableKeyPath<Configuration, Bool> & Sendable) -> ConfigurationKey {
         ConfigurationKey(section: section, name: name, kind: .bool, meaning: meaning,
                          apply: { $0[keyPath: path] = $1.bool }, current: { $0[keyPath: path] ? "true" : "false" })
@@ -65,14 +65,19 @@ extension ConfigurationKey {
     /// Every key the box reads. Docs/configuration.md is this table.
     static let all: [ConfigurationKey] = [
         number("watch", "radius", 5...500, "m", "Alert radius until the skipper sets one", \.watchSettings.radius.value),
-        seconds("watch", "window", 2...600, "How far back the evidence window reaches", \.watchSettings.window),
-        seconds("watch", "confirmation", 0...600, "How long a majority outside must last before Checking becomes Dragging", \.watchSettings.confirmation),
-        number("watch", "majority", 0.5...1, "", "Share of the window's fixes that must lie outside for Checking", \.watchSettings.majority),
-        integer("watch", "min_fixes", 1...600, "Fewest fixes in the window before a majority counts", \.watchSettings.minFixes),
-        number("watch", "accuracy_weight", 0...5, "", "A fix counts as outside only when outside by this many of its reported accuracies", \.watchSettings.accuracyWeight),
-        seconds("watch", "drift_span", 0...600, "How far back the drift away from the anchor is measured (0 turns drift off)", \.watchSettings.driftSpan),
-        number("watch", "drift_speed", 0...5, "m/s", "Moving away from the anchor this fast or faster is drift", \.watchSettings.driftSpeed),
-        seconds("watch", "drift_confirmation", 0...600, "How long a majority outside must last before Checking becomes Dragging while the boat drifts away", \.watchSettings.driftConfirmation),
+        seconds("watch", "window", 2...600, "Holding needs watch.min_fixes usable GPS readings within this", \.watchSettings.window),
+        integer("watch", "min_fixes", 1...600, "Fewest usable GPS readings in the window to say Holding (fewer: Can't judge)", \.watchSettings.minFixes),
+        seconds("watch", "confirmation", 1...600, "Standing one wander beyond the deadband this long is Dragging (further out, sooner)", \.watchSettings.confirmation),
+        seconds("watch", "fastest", 1...600, "No drag rings sooner than this after the first evidence, however far out", \.watchSettings.fastest),
+        number("watch", "deadband", 0...10, "wanders", "Beyond the alert radius by less than this many of the GPS's measured wanders is no evidence", \.watchSettings.deadband),
+        seconds("watch", "memory", 1...3600, "While GPS readings are missing or can't judge, the evidence fades with this time constant", \.watchSettings.memory),
+        number("watch", "weak_weight", 0.1...1, "", "A 2D reading, or one without a reported accuracy, counts this much of a 3D one", \.watchSettings.weakWeight),
+        number("watch", "accuracy_weight", 0...5, "", "A reading counts as beyond the radius only by what lies beyond this many of its reported accuracies", \.watchSettings.accuracyWeight),
+        number("watch", "noise_floor", 0.1...100, "m", "The GPS's measured wander is never taken as less than this", \.watchSettings.noiseFloor.value),
+        number("watch", "noise_prior", 0.1...100, "m", "The GPS's wander assumed until it is measured", \.watchSettings.noisePrior.value),
+        seconds("watch", "noise_span", 60...86_400, "The GPS's wander is measured over this", \.watchSettings.noiseSpan),
+        seconds("watch", "swing_span", 10...86_400, "The wander is measured about the mean distance to the anchor over this (the swing)", \.watchSettings.swingSpan),
+        number("watch", "reliable_margin", 0...20, "wanders", "An alert radius closer than this many wanders to the swing gets the radius advice", \.watchSettings.reliableMargin),
         seconds("watch", "stale_after", 1...600, "A GPS reading older than this can't judge a drag", \.watchSettings.staleAfter),
         number("watch", "accuracy_limit", 0.1...10, "x radius", "Fixes whose reported accuracy is worse than this share of the alert radius are not evidence", \.watchSettings.accuracyLimitFraction),
         seconds("watch", "gps_grace", 5...3600, "Armed with no usable GPS reading this long raises the GPS fault", \.watchSettings.gpsGrace),
@@ -127,5 +132,5 @@ extension ConfigurationKey {
 
         number("boat", "bow_offset", 0...50, "m", "From the GPS antenna to the bow roller", \.bowOffset),
         number("boat", "length", 2...100, "m", "Boat length, for the alert radius from rode and depth", \.boatLength),
-    ]
+    ] + network
 }

@@ -1,3 +1,4 @@
+import Drivers
 import WatchCore
 
 /// The journal as the box sees it. `submit` hands over one turn's actions and returns at once;
@@ -33,4 +34,10 @@ enum DecisionOutcome: Equatable {
     /// Applied; `saved` is false when the journal could not make it durable.
     case accepted(Receipt, saved: Bool)
     case refused(Refusal)
+}
+
+/// A source whose decisions carry a reply (the control socket, the network inputs): the run
+/// loop hands it the box, so each reply can wait for the journal.
+protocol DecisionServer: Pollable {
+    func serve(_ ready: [PollRequest], now: Instant, box: Box)
 }

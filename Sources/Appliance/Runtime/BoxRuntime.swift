@@ -8,6 +8,8 @@ import WatchCore
 final class BoxRuntime: LoopClient {
     let box: Box
     var extraSources: [Pollable] = []
+    /// Systems Check rows of parts outside the watch (the network outputs), for the snapshot.
+    var extraRows: [() -> [SystemsCheck.Row]] = []
     /// Called on SIGTERM/SIGINT before the loop ends: outputs to a safe state, journal flushed.
     var onShutdown: [() -> Void] = []
     var onReload: (() -> Void)?
@@ -40,7 +42,7 @@ final class BoxRuntime: LoopClient {
         for (source, requests) in ready {
             if extra.contains(ObjectIdentifier(source)) {
                 servedExtra.insert(ObjectIdentifier(source))
-                if let server = source as? ControlServer {
+                if let server = source as? DecisionServer {
                     // Decisions from the socket carry a reply: the receipt after the journal.
                     server.serve(requests, now: now, box: box)
                     continue
@@ -52,7 +54,7 @@ final class BoxRuntime: LoopClient {
         }
         for s in extraSources where !servedExtra.contains(ObjectIdentifier(s)) {
             if let d = s.nextDeadline(), d <= now {
-                if let server = s as? ControlServer {
+                if let server = s as? DecisionServer {
                     server.serve([], now: now, box: box)
                     continue
                 }

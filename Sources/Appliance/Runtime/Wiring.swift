@@ -13,6 +13,7 @@ struct Wiring {
         if let simulate {
             switch simulate {
             case "hold": return .success(SimulatedGPS(.script(.hold), start: now, speed: speed))
+            case "swing": return .success(SimulatedGPS(.script(.swing), start: now, speed: speed))
             case "drag": return .success(SimulatedGPS(.script(.drag), start: now, speed: speed))
             case "demo": return .success(SimulatedGPS(.script(.demo), start: now, speed: speed))
             default:

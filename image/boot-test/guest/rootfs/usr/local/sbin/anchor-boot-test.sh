@@ -56,16 +56,30 @@ buzzer_file() {
     local sys; sys=$(/usr/local/sbin/gpio-sim-chip.sh sysfs pi) || return 1
     echo "$sys/sim_gpio17/value"
 }
-rings_within() {   # rings_within SECONDS -> 0 when the line toggled on and off at least twice
-    local f v last= edges=0 end
+rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's rhythm
+    # The alarm is 0.2 s on, 0.2 s off (Sources/Signals/SoundDesign.swift); the fault pattern
+    # is 0.5 s on, 2 s off, and a chirp is one to three short pulses. Three alarm cycles in a
+    # row (on under 0.4 s, off under 1 s) are the alarm; the fault pattern never passes.
+    # $EPOCHREALTIME is a builtin: no process per sample under emulation.
+    local f v last= since= now dt cycles=0 end
     f=$(buzzer_file) || return 1
     end=$(( $(date +%s) + $1 ))
     while [ "$(date +%s)" -lt "$end" ]; do
         read -r v < "$f" || return 1
-        [ -n "$last" ] && [ "$v" != "$last" ] && edges=$((edges+1))
+        now=${EPOCHREALTIME/./}
+        if [ -n "$last" ] && [ "$v" != "$last" ]; then
+            if [ -n "$since" ]; then
+                dt=$(( (now - since) / 1000 ))   # ms the line held $last
+                if [ "$last" = 1 ] && [ "$dt" -ge 400 ]; then cycles=0
+                elif [ "$last" = 0 ] && [ "$dt" -ge 1000 ]; then cycles=0
+                elif [ "$last" = 0 ]; then cycles=$((cycles+1))
+                fi
+            fi
+            since=$now
+        fi
         last=$v
-        [ "$edges" -ge 4 ] && return 0
-        sleep 0.05
+        [ "$cycles" -ge 3 ] && return 0
+        sleep 0.02
     done
     return 1
 }
@@ -101,11 +115,14 @@ mark_and_arm() {
             journalctl -b -u "$SERVICE" -u gpsd -u gps-feeder --no-pager -n 40 -o short-monotonic | sed 's/^/    /' > $OUT
         fi
     fi
+    if said '^Anchor marked' 5; then ok "a long press of the button marks the anchor"
+    else fail "a long press of the button did not mark the anchor"; fi
     echo pull-down > "$(pull_file 27)"
     # The switch stays where the skipper left it through any restart: remember it for the
     # header script, which rebuilds the simulated chip at every boot.
     touch "$STATE/switch-armed"; sync
-    said '^Alarm on' 30 || report "  no \"Alarm on\" 30 s after sliding the switch to ARM"
+    if said '^Alarm on' 30; then ok "sliding the switch to ARM arms the box"
+    else fail "no \"Alarm on\" 30 s after sliding the switch to ARM"; fi
 }
 
 report "boot $BOOT of the $MODE boot test, kernel $(uname -r), $(uptime_s) s since the kernel started"

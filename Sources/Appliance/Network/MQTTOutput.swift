@@ -1,0 +1,260 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
+import Recordings
+import WatchCore
+
+/// The `[mqtt]` section: the box on an MQTT broker (Docs/network.md). Off unless enabled.
+struct MQTTSettings: Sendable, Hashable {
+    var enabled = false
+    /// An address, not a name: a name needs a lookup that could block the loop.
+    var broker = "127.0.0.1"
+    var port = 1883
+    /// This box's name on the broker; empty: the host name.
+    var box = ""
+    var prefix = "anchor-alert"
+    var username = ""
+    /// A file holding the password (kept out of the configuration file, which any user reads).
+    var passwordFile = ""
+    var caFile = ""
+    var certFile = ""
+    var keyFile = ""
+    var keepalive = 30
+    /// Whether snooze, mark and radius requests on the command topic are carried out.
+    var acceptCommands = false
+    var discovery = true
+}
+
+/// The box on an MQTT broker, through libmosquitto with no thread of its own: its socket
+/// joins the one poll, and reads, writes and keepalives happen when poll or the timer says.
+/// Retained topics carry the latest snapshot (the same JSON as `status --json`'s status) and
+/// its parts; the last will says "offline". While the broker is away, or while libmosquitto
+/// still has unsent bytes, only the latest payload of each topic is kept, never a queue.
+final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
+    let settings: MQTTSettings
+    let boxName: String
+    let base: String
+    private let client: MQTTClient?
+    private let interval: Duration
+    private let snapshot: () -> StatusSnapshot?
+    private var latest: [String: [UInt8]] = [:]
+    private var dirty: Set<String> = []
+    private var lastContent: JSON?
+    private var lastPublish: Instant?
+    private var retryAt: Instant?
+    private var backoff: Duration = .seconds(1)
+    private var connectingSince: Instant?
+    private var miscAt: Instant?
+    private var commands: [[UInt8]] = []
+    private(set) var problem: String?
+    private(set) var connections = 0
+    private(set) var published = 0
+    private var now: Instant = .zero
+
+    init(settings: MQTTSettings, boxName: String, interval: Duration, now: Instant, snapshot: @escaping () -> StatusSnapshot?) {
+        self.settings = settings
+        self.boxName = boxName
+        self.base = "\(settings.prefix)/\(boxName)"
+        self.interval = interval
+        self.snapshot = snapshot
+        var credentials = MQTTClient.Credentials()
+        credentials.username = settings.username
+        if !settings.passwordFile.isEmpty {
+            credentials.password = Posix.readText(settings.passwordFile)?.withoutSpace ?? ""
+        }
+        credentials.caFile = settings.caFile
+        credentials.certFile = settings.certFile
+        credentials.keyFile = settings.keyFile
+        client = MQTTClient(id: "anchor-alert-\(boxName)", credentials: credentials)
+        guard let client else {
+            problem = "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
+            return
+        }
+        client.will(topic: "\(base)/online", payload: "offline", retain: true)
+        client.onConnect = { [unowned self] rc in self.connected(rc) }
+        client.onDisconnect = { [unowned self] _ in self.lost("the broker closed the connection") }
+        client.onMessage = { [unowned self] topic, payload in
+            if topic == "\(self.base)/command", self.commands.count < 8 { self.commands.append(payload) }
+        }
+        if settings.passwordFile.isEmpty == false && credentials.password.isEmpty {
+            problem = "can't read the password file \(settings.passwordFile)"
+        }
+        start(now: now)
+    }
+
+    private func start(now: Instant) {
+        guard let client else { return }
+        let err = connections == 0 && connectingSince == nil && retryAt == nil
+            ? client.connect(host: settings.broker, port: settings.port, keepalive: settings.keepalive)
+            : client.reconnect()
+        if let err {
+            lost("can't reach \(settings.broker):\(settings.port) (\(err))")
+        } else {
+            connectingSince = now
+            retryAt = nil
+        }
+    }
+
+    private func connected(_ rc: Int32) {
+        connectingSince = nil
+        guard rc == 0 else {
+            return lost("the broker refused the connection: \(MQTTClient.describeConnack(rc))")
+        }
+        connections += 1
+        problem = nil
+        backoff = .seconds(1)
+        miscAt = now + .seconds(Double(settings.keepalive) / 2)
+        client?.subscribe("\(base)/command", qos: 1)
+        client?.publish("\(base)/online", Array("online".utf8), qos: 1, retain: true)
+        if settings.discovery { for (topic, payload) in discovery() { client?.publish(topic, payload, qos: 1, retain: true) } }
+        // Everything the broker should hold, at once: a broker restarted empty learns it all.
+        dirty = Set(latest.keys)
+        flush()
+    }
+
+    private func lost(_ why: String) {
+        problem = why
+        connectingSince = nil
+        if retryAt == nil {
+            retryAt = now + backoff
+            backoff = min(backoff * 2, .seconds(30))
+        }
+    }
+
+    func close() {
+        guard let client, client.connected else { return }
+        client.publish("\(base)/online", Array("offline".utf8), qos: 1, retain: true)
+        _ = client.write()
+        client.disconnect()
+    }
+
+    var row: SystemsCheck.Row {
+        if let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem); trying again") }
+        if client?.connected != true { return SystemsCheck.Row(.mqtt, .attention, "No: connecting to \(settings.broker):\(settings.port)") }
+        return SystemsCheck.Row(.mqtt, .ok, "Yes: \(base) on \(settings.broker):\(settings.port)")
+    }
+
+    // MARK: - BoxObserver
+
+    func show(_ status: WatchStatus, now: Instant) {
+        self.now = now
+        guard let s = snapshot() else { return }
+        let content = s.content
+        let due = lastPublish.map { now >= $0 + interval } ?? true
+        guard due || content != lastContent else { return }
+        lastContent = content
+        lastPublish = now
+        let json = s.json
+        func put(_ topic: String, _ value: JSON?) {
+            latest["\(base)/\(topic)"] = Array((value ?? .null).text.utf8)
+            dirty.insert("\(base)/\(topic)")
+        }
+        put("status", json)
+        put("state", .object([("verdict", json["position"]?["verdict"]), ("says", json["position"]?["says"]),
+                              ("wont_ring", json["wont_ring"]), ("written_at", json["written_at"]),
+                              ("valid_until", json["valid_until"])]))
+        put("alarm", json["alarm"])
+        put("position", .object([("anchor", json["anchor"]), ("distance_m", json["distance_m"]),
+                                 ("alert_radius_m", json["alert_radius_m"]), ("gps", json["gps"])]))
+        put("faults", json["faults"])
+        put("check", .object([("headline", .string(SystemsCheck.headline(s.checks))), ("rows", json["checks"])]))
+        flush()
+    }
+
+    func nextDeadline(now: Instant) -> Instant? { lastPublish.map { $0 + interval } }
+
+    /// Publishes the latest payload of each changed topic, unless libmosquitto still holds
+    /// unsent bytes: then they wait, and a newer payload replaces an older one.
+    private func flush() {
+        guard let client, client.connected, !client.wantsToWrite else { return }
+        for topic in dirty.sorted() {
+            if let payload = latest[topic], client.publish(topic, payload, qos: 0, retain: true) { published += 1 }
+        }
+        dirty.removeAll()
+    }
+
+    // MARK: - Pollable
+
+    func pollRequests() -> [PollRequest] {
+        guard let client, client.fd >= 0 else { return [] }
+        return [PollRequest(fd: client.fd, events: Int16(POLLIN) | (client.wantsToWrite ? Int16(POLLOUT) : 0))]
+    }
+
+    func nextDeadline() -> Instant? {
+        [retryAt, miscAt, connectingSince.map { $0 + .seconds(10) }].compactMap { $0 }.min()
+    }
+
+    func service(ready: [PollRequest], now: Instant) -> [Event] {
+        self.now = now
+        guard let client else { return [] }
+        for r in ready {
+            if r.events & Int16(POLLOUT) != 0, let err = client.write() { lost("connection lost (\(err))") }
+            if r.events & Int16(POLLIN | POLLHUP | POLLERR) != 0, let err = client.read() { lost("connection lost (\(err))") }
+        }
+        if let since = connectingSince, now >= since + .seconds(10) {
+            client.disconnect()
+            lost("no answer from \(settings.broker):\(settings.port)")
+        }
+        if let m = miscAt, now >= m {
+            miscAt = now + .seconds(Double(settings.keepalive) / 2)
+            if client.connected, let err = client.misc() { lost("connection lost (\(err))") }
+        }
+        if let r = retryAt, now >= r {
+            retryAt = nil
+            start(now: now)
+        }
+        flush()
+        return []
+    }
+
+    // MARK: - Commands
+
+    /// Requests on `<base>/command`: the control socket's JSON lines, answered on
+    /// `<base>/reply` with the socket's replies (a receipt only once the journal has it).
+    func serve(_ ready: [PollRequest], now: Instant, box: Box) {
+        _ = service(ready: ready, now: now)
+        let todo = commands
+        commands.removeAll()
+        for payload in todo {
+            let (id, result) = ControlProtocol.parse(payload)
+            let answer: (ControlReply) -> Void = { [weak self] reply in
+                guard let self else { return }
+                self.client?.publish("\(self.base)/reply", Array(reply.json(id: id).text.utf8), qos: 1, retain: false)
+            }
+            switch result {
+            case .failure(let e): answer(.error(code: e.code, says: e.says))
+            case .success where !settings.acceptCommands:
+                answer(.error(code: "commands_off", says: "Request refused: this box takes no commands over MQTT"))
+            case .success(let decision): box.decide(decision, now: now, answer: answer)
+            }
+        }
+    }
+
+    /// Home Assistant's MQTT discovery: the box as a device with four entities.
+    func discovery() -> [(String, [UInt8])] {
+        let id = "anchor_alert_\(boxName.map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce("") { $0 + String($1) })"
+        let device: JSON = .object([("identifiers", .array([.string(id)])), ("name", .string("Anchor Alert \(boxName)")),
+                                    ("manufacturer", .string("Anchor Alert")), ("model", .string("anchor-alert"))])
+        func entity(_ component: String, _ object: String, _ name: String, _ topic: String, _ template: String,
+                    _ extra: [(String, JSON?)] = []) -> (String, [UInt8]) {
+            let config: JSON = .object([
+                ("name", .string(name)), ("unique_id", .string("\(id)_\(object)")),
+                ("state_topic", .string("\(base)/\(topic)")), ("value_template", .string(template)),
+                ("availability_topic", .string("\(base)/online")),
+                ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
+                ("device", device),
+            ] + extra)
+            return ("homeassistant/\(component)/\(id)/\(object)/config", Array(config.text.utf8))
+        }
+        return [
+            entity("sensor", "position", "Position", "state", "{{ value_json.says }}"),
+            entity("binary_sensor", "alarm", "Alarm", "alarm", "{{ 'ON' if value_json.state == 'ringing' else 'OFF' }}",
+                   [("device_class", .string("safety"))]),
+            entity("sensor", "distance", "Distance to anchor", "position", "{{ value_json.distance_m }}",
+                   [("unit_of_measurement", .string("m")), ("device_class", .string("distance"))]),
+            entity("binary_sensor", "faults", "Faults", "faults", "{{ 'ON' if value_json | length > 0 else 'OFF' }}",
+                   [("device_class", .string("problem"))]),
+        ]
+    }
+}

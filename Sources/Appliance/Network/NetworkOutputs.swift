@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Drivers
+import WatchCore
+
+/// What `run` attaches to the boat's network, each only when its section enables it. None is
+/// on the path from a fix to the buzzer: each is an observer told after the box has acted,
+/// and a source whose descriptors join the one poll; none can stop or delay the box.
+enum NetworkOutputs {
+    static func attach(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+        if config.nmea.enabled { attachNMEA(to: runtime, config: config, now: now) }
+        if config.mqtt.enabled { attachMQTT(to: runtime, config: config, now: now) }
+    }
+
+    static func attachMQTT(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+        let name = config.mqtt.box.isEmpty ? hostName() : config.mqtt.box
+        guard !name.isEmpty, !name.contains(where: { "/+#".contains($0) || $0 == " " }) else {
+            Console.error("MQTT: the box name \"\(name)\" can't be a topic level; not connecting")
+            return
+        }
+        let snapshot = runtime.box.observers.compactMap { $0 as? SnapshotWriter }.first
+        let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
+                              snapshot: { snapshot?.last })
+        runtime.extraSources.append(mqtt)
+        // After the snapshot, whose last build it publishes.
+        runtime.box.observers.append(mqtt)
+        runtime.extraRows.append { [mqtt.row] }
+        runtime.onShutdown.append { mqtt.close() }
+        Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
+    }
+
+    static func hostName() -> String {
+        var buf = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buf, buf.count - 1) == 0 else { return "" }
+        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    static func attachNMEA(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+        var settings = config.nmea
+        let t = settings.talker.utf8
+        if t.count != 2 || !t.allSatisfy({ (0x41...0x5A).contains($0) }) {
+            Console.error("NMEA: the talker must be two capital letters, not \"\(settings.talker)\"; using II")
+            settings.talker = "II"
+        }
+        let nmea = NMEAOutput(settings: settings, wall: SystemClock.wall, now: now)
+        runtime.extraSources.append(nmea)
+        runtime.box.observers.append(nmea)
+        runtime.extraRows.append { [nmea.row] }
+        runtime.onShutdown.append { nmea.close() }
+        Console.out("NMEA: \(nmea.row.answer)")
+    }
+}

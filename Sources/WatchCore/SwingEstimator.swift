@@ -1,0 +1,310 @@
+/// Where the anchor lies, learnt from the swing: the centre of the arc the GPS antenna traces as
+/// the boat swings to its anchor (the rode's reach plus the bow-to-antenna offset away).
+///
+/// Cheap and bounded: each usable GPS reading lands in a 2 m cell of a local plane (a dictionary
+/// update); the cells, at most `maxCells` of them, are the whole memory. Every `fitEvery` the
+/// circle is fitted again over the cells (an algebraic fit, then a few geometric refinements),
+/// so the cost per reading stays a lookup plus a share of one fit. A cell's weight is capped,
+/// so the hours the boat lies downwind count no more than the minutes of a wind shift: the arc,
+/// not the time spent on it, places the centre.
+///
+/// The estimate never moves the mark: `Watch` only offers it (status, Systems Check, recap) and
+/// moves the mark on a decision (`MarkRequest.fromSwing`). A slow drag moves the centre too;
+/// what tells the two apart is that a misplaced mark leaves a centre that stays put while the
+/// boat swings around it, and a drag moves it: the estimate says `moving` when its centre has
+/// shifted by more than its own uncertainty over the last `movingSpan`, and then no move is
+/// offered. A drag that is faster than the fit or confined to one heading can still look like a
+/// settled centre for a while: that is why the alarm judges the mark, never the estimate.
+public struct SwingEstimator: Sendable {
+    public struct Settings: Hashable, Sendable {
+        public var cellSize = 2.0
+        public var maxCells = 1024
+        /// Readings in a cell past which it weighs no more.
+        public var cellCap = 8
+        public var fitEvery: Duration = .seconds(10)
+        /// A cell not visited for this long is forgotten (an old swing, a drag's first track).
+        public var forgetAfter: Duration = .seconds(3 * 3600)
+        /// Settled: the arc spans this much around the centre and the centre is known this well.
+        public var minArc = 60.0
+        public var settleUncertainty = 6.0
+        public var settleFraction = 0.25
+        /// A swing tighter than this is a boat on a mooring or at a dock, not one lying to a rode.
+        public var minSwingRadius = 6.0
+        public var maxSwingRadius = 400.0
+        public var movingSpan: Duration = .seconds(15 * 60)
+        /// Never settled sooner than this after learning began: a minute of yaw is no swing.
+        public var minLearning: Duration = .seconds(10 * 60)
+        public init() {}
+    }
+
+    struct Cell: Hashable, Sendable {
+        var count: Int
+        var east: Double
+        var north: Double
+        var lastSeen: Instant
+    }
+
+    public let settings: Settings
+    /// The local plane's origin: the first reading since the last reset.
+    private(set) var origin: Coordinate?
+    private var cells: [Int: Cell] = [:]
+    private var lastFit: Instant?
+    public private(set) var estimate: SwingEstimate?
+    /// Settled centres, one per fit, oldest first, reaching back `movingSpan` (bounded by it
+    /// over `fitEvery`).
+    private var history: [(at: Instant, east: Double, north: Double)] = []
+    private var historyHead = 0
+    /// Learning since (the first reading after the last reset).
+    public private(set) var since: Instant?
+    public private(set) var readings = 0
+
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    public var cellCount: Int { cells.count }
+
+    public mutating func reset() {
+        origin = nil
+        cells.removeAll(keepingCapacity: true)
+        lastFit = nil
+        estimate = nil
+        history.removeAll(keepingCapacity: true)
+        historyHead = 0
+        since = nil
+        readings = 0
+    }
+
+    /// One usable GPS reading of the antenna at `at`.
+    public mutating func add(_ position: Coordinate, at now: Instant) {
+        if origin == nil {
+            origin = position
+            since = now
+        }
+        guard let origin else { return }
+        let o = Geodesy.offset(from: origin, to: position)
+        // Sailed away from the plane (tens of km): the anchorage is another one.
+        guard abs(o.east) < 20_000, abs(o.north) < 20_000 else {
+            reset()
+            return add(position, at: now)
+        }
+        readings += 1
+        let key = Self.key(o.east, o.north, size: settings.cellSize)
+        if var c = cells[key] {
+            c.count += 1
+            c.east += o.east
+            c.north += o.north
+            c.lastSeen = now
+            cells[key] = c
+        } else {
+            if cells.count >= settings.maxCells { evictOldest() }
+            cells[key] = Cell(count: 1, east: o.east, north: o.north, lastSeen: now)
+        }
+        if lastFit.map({ now - $0 >= settings.fitEvery }) ?? true {
+            fit(at: now)
+        }
+    }
+
+    static func key(_ east: Double, _ north: Double, size: Double) -> Int {
+        let ix = Int((east / size).rounded(.down)) + 32_768
+        let iy = Int((north / size).rounded(.down)) + 32_768
+        return ix << 17 | iy
+    }
+
+    /// Drops the least recently visited quarter: amortised, one sort per `maxCells / 4` new cells.
+    private mutating func evictOldest() {
+        let order = cells.sorted { $0.value.lastSeen < $1.value.lastSeen }
+        for (key, _) in order.prefix(max(1, cells.count / 4)) { cells[key] = nil }
+    }
+
+    // MARK: - The fit
+
+    private mutating func fit(at now: Instant) {
+        lastFit = now
+        for (key, c) in cells where now - c.lastSeen > settings.forgetAfter { cells[key] = nil }
+        guard let origin, var circle = Self.fitCircle(cells.values, cap: settings.cellCap) else {
+            estimate = nil
+            return
+        }
+        let (arc, bins) = Self.arc(cells.values, a: circle.a, b: circle.b)
+        // The residuals are not independent from cell to cell: the rode's stretch, the yaw and
+        // the receiver's wander are slow and move neighbouring cells together. Count a 10
+        // degree sector of the arc as one independent piece of evidence, not each cell.
+        circle.u95 = max(circle.u95 * (circle.weight / Double(max(bins, 1))).squareRoot(), circle.u95)
+        // A receiver's slow wander moves every cell of a stretch of arc together, so it does
+        // not average out: the centre is known no better than twice the spread about the circle.
+        circle.u95 = max(circle.u95, 2 * circle.sigma)
+        var farthest = 0.0
+        for c in cells.values where c.count >= 2 {
+            let e = c.east / Double(c.count) - circle.a, n = c.north / Double(c.count) - circle.b
+            farthest = max(farthest, (e * e + n * n).squareRoot())
+        }
+        let plausible = circle.r >= settings.minSwingRadius && circle.r <= settings.maxSwingRadius
+            && circle.sigma <= 0.35 * circle.r
+        let learnt = now - (since ?? now) >= settings.minLearning && circle.weight >= 10
+        let settled = plausible && learnt && arc >= settings.minArc
+            && circle.u95 <= max(settings.settleUncertainty, settings.settleFraction * circle.r)
+        // Moving: the centre now against the settled centre of `movingSpan` ago (or the oldest
+        // since it settled, once it has been settled that long).
+        while historyHead < history.count, now - history[historyHead].at > settings.movingSpan { historyHead += 1 }
+        if historyHead >= 64, historyHead * 2 >= history.count {
+            history.removeFirst(historyHead)
+            historyHead = 0
+        }
+        var moving = false
+        if settled {
+            for h in history[historyHead...] {
+                let de = h.east - circle.a, dn = h.north - circle.b
+                if (de * de + dn * dn).squareRoot() > max(2 * circle.u95, 8) { moving = true; break }
+            }
+            history.append((now, circle.a, circle.b))
+        } else {
+            history.removeAll(keepingCapacity: true)
+            historyHead = 0
+        }
+        let d = (circle.a * circle.a + circle.b * circle.b).squareRoot()
+        let centre = d > 0
+            ? Geodesy.destination(from: origin, bearing: Geodesy.bearing(east: circle.a, north: circle.b), distance: Meters(d))
+            : origin
+        estimate = SwingEstimate(
+            centre: centre, uncertainty: Meters(circle.u95), swingRadius: Meters(circle.r),
+            farthest: Meters(farthest), spread: Meters(circle.sigma), arc: arc,
+            settled: settled, moving: moving, since: since ?? now, at: now)
+    }
+
+    struct Circle {
+        var a: Double, b: Double, r: Double
+        /// RMS radial residual, and the 95% radius of the centre's uncertainty.
+        var sigma: Double
+        var u95: Double
+        /// The fit's total weight (full cells count one each).
+        var weight: Double
+    }
+
+    /// A weighted algebraic (Kasa) fit, then Gauss-Newton steps on the geometric distances,
+    /// whose normal matrix also gives the centre's covariance: a short arc leaves the centre
+    /// free along its axis, and the uncertainty says so.
+    static func fitCircle<C: Collection>(_ cells: C, cap: Int) -> Circle? where C.Element == Cell {
+        var pts: [(x: Double, y: Double, w: Double)] = []
+        pts.reserveCapacity(cells.count)
+        for c in cells {
+            let k = Double(c.count)
+            pts.append((c.east / k, c.north / k, Double(min(c.count, cap)) / Double(cap)))
+        }
+        guard pts.count >= 8 else { return nil }
+        var sw = 0.0, mx = 0.0, my = 0.0
+        for p in pts { sw += p.w; mx += p.w * p.x; my += p.w * p.y }
+        mx /= sw
+        my /= sw
+        // Kasa on centred coordinates: solve [Suu Suv; Suv Svv] c = (1/2)[Suuu+Suvv; Svvv+Svuu].
+        var suu = 0.0, svv = 0.0, suv = 0.0, r1 = 0.0, r2 = 0.0
+        for p in pts {
+            let u = p.x - mx, v = p.y - my, z = u * u + v * v
+            suu += p.w * u * u; svv += p.w * v * v; suv += p.w * u * v
+            r1 += p.w * u * z; r2 += p.w * v * z
+        }
+        let det = suu * svv - suv * suv
+        guard det > 1e-9 * max(suu * svv, 1e-12) else { return nil }
+        var a = mx + 0.5 * (r1 * svv - r2 * suv) / det
+        var b = my + 0.5 * (r2 * suu - r1 * suv) / det
+        var r = 0.0
+        for p in pts { r += p.w * ((p.x - a) * (p.x - a) + (p.y - b) * (p.y - b)).squareRoot() }
+        r /= sw
+        var normal = [Double](repeating: 0, count: 9)
+        var sigma2 = 0.0
+        for _ in 0..<4 {
+            for i in 0..<9 { normal[i] = 0 }
+            var g = (0.0, 0.0, 0.0)
+            var rss = 0.0
+            for p in pts {
+                let dx = p.x - a, dy = p.y - b
+                let d = max((dx * dx + dy * dy).squareRoot(), 1e-9)
+                let j = (-dx / d, -dy / d, -1.0)
+                let res = d - r
+                rss += p.w * res * res
+                normal[0] += p.w * j.0 * j.0; normal[1] += p.w * j.0 * j.1; normal[2] += p.w * j.0 * j.2
+                normal[4] += p.w * j.1 * j.1; normal[5] += p.w * j.1 * j.2; normal[8] += p.w * j.2 * j.2
+                g.0 -= p.w * j.0 * res; g.1 -= p.w * j.1 * res; g.2 -= p.w * j.2 * res
+            }
+            normal[3] = normal[1]; normal[6] = normal[2]; normal[7] = normal[5]
+            sigma2 = rss / max(sw - 3, 1)
+            guard let step = solve3(normal, [g.0, g.1, g.2]) else { return nil }
+            a += step[0]; b += step[1]; r += step[2]
+            if abs(step[0]) + abs(step[1]) + abs(step[2]) < 0.01 { break }
+        }
+        guard a.isFinite, b.isFinite, r.isFinite, r > 0, let inv = invert3(normal) else { return nil }
+        // The centre's 2x2 covariance block: its larger eigenvalue, as a 95% radius (2.45 sigma
+        // for two dimensions), never below the cell's own size.
+        let caa = inv[0] * sigma2, cbb = inv[4] * sigma2, cab = inv[1] * sigma2
+        let mean = (caa + cbb) / 2, diff = (caa - cbb) / 2
+        let lambda = mean + (diff * diff + cab * cab).squareRoot()
+        let u95 = max(2.45 * max(lambda, 0).squareRoot(), 2)
+        return Circle(a: a, b: b, r: r, sigma: sigma2.squareRoot(), u95: u95, weight: sw)
+    }
+
+    /// Degrees of the circle around (a, b) the cells cover: 360 minus the widest empty gap, in
+    /// 10 degree bins; and how many bins hold a cell.
+    static func arc<C: Collection>(_ cells: C, a: Double, b: Double) -> (Double, Int) where C.Element == Cell {
+        var bins = [Bool](repeating: false, count: 36)
+        for c in cells where c.count >= 2 {
+            let k = Double(c.count)
+            let deg = Geodesy.bearing(east: c.east / k - a, north: c.north / k - b)
+            bins[min(Int(deg / 10), 35)] = true
+        }
+        guard bins.contains(true) else { return (0, 0) }
+        var widest = 0, run = 0
+        for i in 0..<72 {
+            if bins[i % 36] { run = 0 } else { run += 1; widest = max(widest, min(run, 36)) }
+        }
+        return (Double(36 - widest) * 10, bins.filter { $0 }.count)
+    }
+}
+
+/// What the swing says about the anchor, at the last fit.
+public struct SwingEstimate: Hashable, Sendable {
+    /// Where the anchor seems to lie.
+    public var centre: Coordinate
+    /// The 95% radius of the centre's uncertainty.
+    public var uncertainty: Meters
+    /// The fitted swing radius (anchor to antenna) and the farthest the antenna was seen from
+    /// the centre.
+    public var swingRadius: Meters
+    public var farthest: Meters
+    /// The RMS of the antenna's distance about the fitted circle: yaw, the rode's stretch and
+    /// the receiver's wander together.
+    public var spread: Meters
+    /// Degrees of arc the swing has covered.
+    public var arc: Double
+    /// The arc is wide enough and the centre known well enough to be believed.
+    public var settled: Bool
+    /// The centre moved by more than its uncertainty lately: a drag, or still learning.
+    public var moving: Bool
+    public var since: Instant
+    public var at: Instant
+
+    /// An alert radius about the centre that holds the swing seen: its farthest point, plus
+    /// the centre's own uncertainty, plus the receiver's wander (measured by the watch where it
+    /// can, else twice the spread about the circle), in whole meters.
+    public func suggestedRadius(wander: Meters? = nil) -> Meters {
+        let w = max(wander?.value ?? 2 * spread.value, 3)
+        return Meters((farthest.value + uncertainty.value + w).rounded(.up))
+    }
+}
+
+// MARK: - 3x3 linear algebra (row-major)
+
+func solve3(_ m: [Double], _ v: [Double]) -> [Double]? {
+    guard let inv = invert3(m) else { return nil }
+    return (0..<3).map { i in inv[3 * i] * v[0] + inv[3 * i + 1] * v[1] + inv[3 * i + 2] * v[2] }
+}
+
+func invert3(_ m: [Double]) -> [Double]? {
+    let c00 = m[4] * m[8] - m[5] * m[7], c01 = m[5] * m[6] - m[3] * m[8], c02 = m[3] * m[7] - m[4] * m[6]
+    let det = m[0] * c00 + m[1] * c01 + m[2] * c02
+    let scale = abs(m[0]) + abs(m[4]) + abs(m[8])
+    guard det.isFinite, abs(det) > 1e-12 * max(scale * scale * scale, 1e-30) else { return nil }
+    let inv = [
+        c00, m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+        c01, m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+        c02, m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
+    ]
+    return inv.map { $0 / det }
+}

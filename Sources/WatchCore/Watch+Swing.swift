@@ -1,0 +1,102 @@
+/// The watch's side of the swing estimate: what it learns from, when it forgets, what it offers.
+/// The mark moves only on a decision (`MarkRequest.fromSwing`, or the button while an offer
+/// stands), never by itself.
+extension Watch {
+    /// A usable reading while an anchor is marked: the swing learns from it, and the farthest
+    /// distance from the mark grows.
+    mutating func learnSwing(_ position: Coordinate, distance: Meters, at now: Instant) {
+        swing.add(position, at: now)
+        farthest = max(farthest ?? distance, distance)
+    }
+
+    /// A new mark: the farthest distance starts again. The swing learnt so far is kept when the
+    /// boat still lies to the same anchor (a mark from the swing, or a correction that lands
+    /// inside the swing circle seen), and starts again otherwise (a new anchorage).
+    mutating func swingMarked(_ request: MarkRequest, old: Coordinate?, new: Coordinate) {
+        farthest = nil
+        if request == .fromSwing { return }
+        if let e = swing.estimate, e.settled, old != nil,
+            Geodesy.distance(e.centre, new) <= e.farthest + e.uncertainty {
+            return
+        }
+        swing.reset()
+    }
+
+    /// Why a mark from the swing can't be taken now, or nil.
+    func swingRefusal() -> Refusal? {
+        guard let e = swing.estimate, e.settled else { return .swingUnsettled }
+        return e.moving ? .swingMoving : nil
+    }
+
+    /// The move the swing offers: it has settled, its centre stays put, and it lies clearly
+    /// apart from the mark (further than twice its uncertainty, and at least 10 m).
+    public var swingOffer: SwingOffer? {
+        guard let anchor, let e = swing.estimate, e.settled, !e.moving else { return nil }
+        let d = Geodesy.distance(anchor, e.centre)
+        guard d.value > max(10, 2 * e.uncertainty.value) else { return nil }
+        return SwingOffer(estimate: e, distance: d, bearing: Geodesy.bearing(from: anchor, to: e.centre))
+    }
+
+    /// A long press marks the anchor, not the boat: while the swing offers a move and the boat
+    /// still lies within the swing circle seen, it takes the swing's centre; otherwise (no
+    /// offer, or the boat has left that anchor) the boat's position, as at the drop.
+    func buttonMark(at now: Instant) -> MarkRequest {
+        guard let offer = swingOffer, let here = hereFix(at: now) else { return .here }
+        let e = offer.estimate
+        return Geodesy.distance(here, e.centre) <= e.farthest + e.uncertainty ? .fromSwing : .here
+    }
+}
+
+/// A move of the mark the swing suggests, for the skipper to accept or not.
+public struct SwingOffer: Hashable, Sendable {
+    public var estimate: SwingEstimate
+    /// From the mark to the swing's centre.
+    public var distance: Meters
+    public var bearing: Double
+
+    /// "The anchor seems to lie 28 m north-west of the mark, give or take 4 m".
+    public var says: String {
+        "The anchor seems to lie \(distance) \(Compass.point(bearing)) of the mark, give or take \(estimate.uncertainty)"
+    }
+}
+
+/// Eight compass points in words, for a skipper's sentence.
+public enum Compass {
+    public static func point(_ bearing: Double) -> String {
+        let names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
+        var b = bearing.truncatingRemainder(dividingBy: 360)
+        if b < 0 { b += 360 }
+        return names[Int(((b + 22.5) / 45).rounded(.down)) % 8]
+    }
+}
+
+extension Watch {
+    /// With the swing settled and still: the alert radius that holds the swing seen about the
+    /// mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
+    public var swingSuggestedRadius: Meters? {
+        guard let anchor, let e = swing.estimate, e.settled, !e.moving else { return nil }
+        let radius = e.suggestedRadius()
+        if swingOffer != nil { return radius }
+        return Meters((radius.value + Geodesy.distance(anchor, e.centre).value).rounded(.up))
+    }
+}
+
+extension WatchStatus {
+    /// A status from its parts, for surfaces that rebuild one from what the box wrote (the
+    /// live view draws the ring from the snapshot).
+    public init(
+        verdict: PositionVerdict, alarm: AlarmState, anchor: Coordinate?, radius: Meters, distance: Meters?,
+        readingAge: Duration?, accuracy: Meters?, wontRing: String, faults: [Fault], faultSounding: Bool
+    ) {
+        self.verdict = verdict
+        self.alarm = alarm
+        self.anchor = anchor
+        self.radius = radius
+        self.distance = distance
+        self.readingAge = readingAge
+        self.accuracy = accuracy
+        self.wontRing = wontRing
+        self.faults = faults
+        self.faultSounding = faultSounding
+    }
+}
