@@ -71,8 +71,23 @@ run longer 80 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.longer"
 a=$(total "$T/cg.short"); b=$(total "$T/cg.longer")
 echo "instructions: 200 fixes $a, 800 fixes $b"
 echo "instructions per fix: $(( (b - a) / 600 )) (difference / 600, whole process)"
-echo "top inclusive costs of the 800-fix run:"
-callgrind_annotate --inclusive=yes "$T/cg.longer" 2>/dev/null | grep -E '^ *[0-9,]+ ' | sed -n 1,25p | cut -c1-200
+echo "where a fix's instructions go (inclusive, difference of the two runs / 600, top 20):"
+for f in short longer; do
+    callgrind_annotate --inclusive=yes "$T/cg.$f" 2>/dev/null | grep -E '^ *[0-9,]+ ' > "$T/cg.$f.txt" || true
+done
+/usr/bin/python3 - "$T/cg.short.txt" "$T/cg.longer.txt" <<'PY'
+import re, sys
+def load(p):
+    d = {}
+    for line in open(p):
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+(.*?)(?: \[.*\])?$", line)
+        if m: d[m.group(2)] = int(m.group(1).replace(",", ""))
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+rows = sorted(((v - a.get(k, 0)) / 600, k) for k, v in b.items())[::-1]
+for per, name in rows[:20]:
+    print(f"{per:10.0f}  {name[:140]}")
+PY
 
 [ -n "$cost_only" ] && exit 0
 log tenhz "$long"
