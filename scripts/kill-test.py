@@ -31,8 +31,9 @@ with open(config, "w") as f:
     # No devices on this machine: the box would only report them missing.
     f.write("[ring]\nenabled = false\n[siren]\nenabled = false\n"
             "[gpio]\nbuzzer_enabled = false\nbutton_enabled = false\n"
-            # A short evidence window, so a drag rings within seconds of the simulated break-out.
-            "[watch]\nwindow = 2\nconfirmation = 1\nmajority = 0.6\ndrift_span = 0\n")
+            # A short evidence rule (a fixed 2 m wander, 2 s of evidence), so a drag rings within
+            # seconds of the simulated break-out.
+            "[watch]\nwindow = 3\nconfirmation = 2\nfastest = 2\nnoise_prior = 2\nnoise_floor = 2\n")
 
 passed = failed = unsure = 0
 failures = []

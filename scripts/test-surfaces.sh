@@ -18,7 +18,7 @@ cleanup() { [ -n "$BOX" ] && kill -CONT "$BOX" 2>/dev/null; [ -n "$BOX" ] && kil
 trap cleanup EXIT
 
 # A short evidence rule, so the simulated drag rings within the script's waits whatever the
-# benchmark-chosen defaults are (they take about a minute on purpose).
+# benchmark-chosen defaults are: a fixed 2 m wander and 2 s of evidence.
 printf '[runtime]\nstatus_interval = 2\n[watch]\nwindow = 4\nconfirmation = 2\nmajority = 0.6\ndrift_span = 0\n' > "$D/box.conf"
 # The drag script swings for 120 s, then drags at 1 knot; --speed 10 makes that 12 s.
 "$BIN" run --simulate drag --speed 10 --switch off --config "$D/box.conf" \

@@ -170,6 +170,12 @@ extension Recap {
         return m == 0 ? "\(s / 3600) h" : "\(s / 3600) h \(m) min"
     }
 
+    /// A note the journal doesn't hold, from the running box: the radius advice.
+    mutating func note(_ says: String, at: WallTime) {
+        guard let i = sections.firstIndex(where: { $0.0 == .notes }) else { return }
+        sections[i].1.append(Item(at: at, says: says))
+    }
+
     func lines() -> [String] {
         let from = until - since > .seconds(20 * 3600) ? since.dateAndClock : since.clock
         if isEmpty { return ["Nothing to report since \(from): no alarms, no faults, no watch ended"] }

@@ -114,7 +114,7 @@ enum SystemsCheck {
             case .journal: "Restart the box; if it stays, replace the SD card"
             case .journalSpace: "Export and delete old nights: anchor-alert export"
             case .power: "Use a stronger power supply or a thicker cable"
-            case .clock: "Let the box see a GPS fix or a network to set its clock"
+            case .clock: "Let the box see a GPS reading or a network to set its clock"
             case .watchdog: nil
             case .configuration: "Fix the line the fault names, then restart the box"
             case .nmeaOut: "Free the port or set another in [nmea], then restart the box"
@@ -243,6 +243,8 @@ extension SystemsCheck {
             return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
+        // The receiver wanders too far for this alert radius: it judges, but not reliably.
+        if let advice = status.radiusAdvice { return Row(.gpsReading, .attention, "Yes, but \(advice)") }
         // No age or accuracy here: they change with every fix, and `status` shows them.
         return Row(.gpsReading, .ok, "Yes")
     }

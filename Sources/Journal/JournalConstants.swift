@@ -88,6 +88,7 @@ enum WireCode {
         case .stale: 3
         case .poorAccuracy: 4
         case .implausible: 5
+        case .tooFewReadings: 6
         }
     }
 

@@ -55,6 +55,33 @@ final class ConfigurationTests: XCTestCase {
         for p in l.problems { XCTAssertFalse(p.contains("\u{2014}")) }
     }
 
+    func testAWatchCombinationThatBreaksTheEvidenceRuleIsRefusedWithWordsWhy() {
+        let l = Configuration.parse("""
+            [watch]
+            radius = 40
+            min_fixes = 1
+            fastest = 1
+            confirmation = 1
+            snooze = 120
+            """)
+        XCTAssertTrue(l.problems.contains(
+            "Configuration: watch.min_fixes must be 2 or more: one stray GPS reading must never judge the position; the watch runs on its default evidence rule"),
+            "\(l.problems)")
+        XCTAssertTrue(l.problems.contains { $0.contains("watch.fastest must be 2 s or more") })
+        let defaults = Configuration().watchSettings
+        XCTAssertEqual(l.configuration.watchSettings.minFixes, defaults.minFixes)
+        XCTAssertEqual(l.configuration.watchSettings.fastest, defaults.fastest)
+        XCTAssertEqual(l.configuration.watchSettings.confirmation, defaults.confirmation)
+        XCTAssertEqual(l.configuration.watchSettings.radius, 40, "the alert radius is no part of the evidence rule")
+        for p in l.problems { XCTAssertFalse(p.contains("\u{2014}")) }
+    }
+
+    func testAWindowTooShortForMinFixesIsRefused() {
+        let l = Configuration.parse("[watch]\nwindow = 4\nmin_fixes = 10\nstale_after = 4\n")
+        XCTAssertTrue(l.problems.contains { $0.hasPrefix("Configuration: watch.window must be at least watch.min_fixes seconds") }, "\(l.problems)")
+        XCTAssertEqual(l.configuration.watchSettings.window, Configuration().watchSettings.window)
+    }
+
     func testGarbageNeverCrashesTheParser() {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<300 {

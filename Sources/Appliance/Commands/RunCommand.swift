@@ -113,6 +113,7 @@ enum RunCommand: Command {
         box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
                     ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, now: now)
         for note in opened.recovery.notes { Console.error("\(note)") }
+        if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
         if let ring {
             box.observers.append(ring)
             // A decision answered keeps the ring at working brightness for a while: a refusal at

@@ -105,6 +105,17 @@ extension Configuration {
             config.longPress = Configuration().longPress
             config.veryLongPress = Configuration().veryLongPress
         }
+        // The watch's keys are checked together too: a combination that would switch the
+        // evidence rule off keeps every evidence key at its default, and says why.
+        let watchProblems = config.watchSettings.problems
+        if !watchProblems.isEmpty {
+            for why in watchProblems {
+                problems.append("Configuration: \(why); the watch runs on its default evidence rule")
+            }
+            let radius = config.watchSettings.radius
+            config.watchSettings = Configuration().watchSettings
+            config.watchSettings.radius = radius
+        }
         if !config.watchSettings.radiusRange.contains(config.watchSettings.radius.value) {
             config.watchSettings.radius = Configuration().watchSettings.radius
         }

@@ -16,6 +16,8 @@ struct NMEASettings: Sendable, Hashable {
     /// Whether an ACN (acknowledge or silence) or ACK of the anchor alarm snoozes it.
     var acknowledgeSnoozes = false
     var maxClients = 8
+    /// Where plotters connect from, for the systemd unit (IPAddressAllow= syntax, spaces between).
+    var allow = ""
 }
 
 /// The `[mqtt]` section: the box on an MQTT broker (Docs/network.md). Off unless enabled.
