@@ -322,6 +322,8 @@ def work_cuts(w, cuts, replay_img, cow_dev):
                 # Generous: on a loaded host under emulation a recap beside a starting box has
                 # taken more than 30 s. One that never answers is its own failure, never "lost".
                 rc, out = client(runtime, "recap", "--json", "--since", "100000h", "--journal", j, timeout=180)
+                if rc == 1:
+                    return rc, []   # no journal the recap can read: it holds no decision
                 try:
                     return rc, [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else None
                 except (ValueError, KeyError):
