@@ -54,6 +54,8 @@ public struct SwingEstimator: Sendable {
     /// over `fitEvery`).
     private var history: [(at: Instant, east: Double, north: Double)] = []
     private var historyHead = 0
+    /// Since when the estimate has been settled without a break.
+    private var settledSince: Instant?
     /// Learning since (the first reading after the last reset).
     public private(set) var since: Instant?
     public private(set) var readings = 0
@@ -69,6 +71,7 @@ public struct SwingEstimator: Sendable {
         estimate = nil
         history.removeAll(keepingCapacity: true)
         historyHead = 0
+        settledSince = nil
         since = nil
         readings = 0
     }
@@ -156,10 +159,15 @@ public struct SwingEstimator: Sendable {
                 if (de * de + dn * dn).squareRoot() > max(2 * circle.u95, 8) { moving = true; break }
             }
             history.append((now, circle.a, circle.b))
+            if settledSince == nil { settledSince = now }
         } else {
             history.removeAll(keepingCapacity: true)
             historyHead = 0
+            settledSince = nil
         }
+        // Stable: settled, and its centre has stayed put for a whole `movingSpan`. An early fit
+        // on a short arc can settle by chance and wander off again; a drag never stays put.
+        let stable = settled && !moving && settledSince.map { now - $0 >= settings.movingSpan } ?? false
         let d = (circle.a * circle.a + circle.b * circle.b).squareRoot()
         let centre = d > 0
             ? Geodesy.destination(from: origin, bearing: Geodesy.bearing(east: circle.a, north: circle.b), distance: Meters(d))
@@ -167,7 +175,7 @@ public struct SwingEstimator: Sendable {
         estimate = SwingEstimate(
             centre: centre, uncertainty: Meters(circle.u95), swingRadius: Meters(circle.r),
             farthest: Meters(farthest), spread: Meters(circle.sigma), arc: arc,
-            settled: settled, moving: moving, since: since ?? now, at: now)
+            settled: settled, moving: moving, stable: stable, since: since ?? now, at: now)
     }
 
     struct Circle {
@@ -277,6 +285,8 @@ public struct SwingEstimate: Hashable, Sendable {
     public var settled: Bool
     /// The centre moved by more than its uncertainty lately: a drag, or still learning.
     public var moving: Bool
+    /// Settled and still for a whole `movingSpan`: only then is a move of the mark offered.
+    public var stable: Bool
     public var since: Instant
     public var at: Instant
 

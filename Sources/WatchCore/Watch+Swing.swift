@@ -25,13 +25,15 @@ extension Watch {
     /// Why a mark from the swing can't be taken now, or nil.
     func swingRefusal() -> Refusal? {
         guard let e = swing.estimate, e.settled else { return .swingUnsettled }
-        return e.moving ? .swingMoving : nil
+        if e.moving { return .swingMoving }
+        return e.stable ? nil : .swingUnsettled
     }
 
-    /// The move the swing offers: it has settled, its centre stays put, and it lies clearly
-    /// apart from the mark (further than twice its uncertainty, and at least 10 m).
+    /// The move the swing offers: it has settled, its centre has stayed put for a while
+    /// (stable), and it lies clearly apart from the mark (further than twice its uncertainty,
+    /// and at least 10 m).
     public var swingOffer: SwingOffer? {
-        guard let anchor, let e = swing.estimate, e.settled, !e.moving else { return nil }
+        guard let anchor, let e = swing.estimate, e.stable else { return nil }
         let d = Geodesy.distance(anchor, e.centre)
         guard d.value > max(10, 2 * e.uncertainty.value) else { return nil }
         return SwingOffer(estimate: e, distance: d, bearing: Geodesy.bearing(from: anchor, to: e.centre))
@@ -74,7 +76,7 @@ extension Watch {
     /// With the swing settled and still: the alert radius that holds the swing seen about the
     /// mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
     public var swingSuggestedRadius: Meters? {
-        guard let anchor, let e = swing.estimate, e.settled, !e.moving else { return nil }
+        guard let anchor, let e = swing.estimate, e.stable else { return nil }
         let radius = e.suggestedRadius()
         if swingOffer != nil { return radius }
         return Meters((radius.value + Geodesy.distance(anchor, e.centre).value).rounded(.up))

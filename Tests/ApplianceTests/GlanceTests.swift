@@ -44,7 +44,7 @@ final class GlanceTests: XCTestCase {
             _ = box.handle(.reading(GPSReading(mode: .threeD, position: boat(Double(i)), accuracy: 3, received: box.now)))
         }
         _ = box.handle(.decision(.mark(.here)))
-        for i in 10..<2400 {
+        for i in 10..<3600 {
             box.now = box.now + .seconds(1)
             _ = box.handle(.reading(GPSReading(mode: .threeD, position: boat(Double(i)), accuracy: 3, received: box.now)))
         }
