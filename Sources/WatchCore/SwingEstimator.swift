@@ -76,6 +76,14 @@ public struct SwingEstimator: Sendable {
         readings = 0
     }
 
+    /// A new mark: what was learnt is kept when the boat still lies to the same anchor (the
+    /// new mark inside the swing circle seen, a correction) and forgotten otherwise (a new
+    /// anchorage, or the first mark).
+    public mutating func newMark(_ new: Coordinate, replacing old: Coordinate?) {
+        if old != nil, let e = estimate, e.settled, Geodesy.distance(e.centre, new) <= e.farthest + e.uncertainty { return }
+        reset()
+    }
+
     /// One usable GPS reading of the antenna at `at`.
     public mutating func add(_ position: Coordinate, at now: Instant) {
         if origin == nil {

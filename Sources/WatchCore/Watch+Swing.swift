@@ -15,11 +15,7 @@ extension Watch {
     mutating func swingMarked(_ request: MarkRequest, old: Coordinate?, new: Coordinate) {
         farthest = nil
         if request == .fromSwing { return }
-        if let e = swing.estimate, e.settled, old != nil,
-            Geodesy.distance(e.centre, new) <= e.farthest + e.uncertainty {
-            return
-        }
-        swing.reset()
+        swing.newMark(new, replacing: old)
     }
 
     /// Why a mark from the swing can't be taken now, or nil.
@@ -33,10 +29,8 @@ extension Watch {
     /// (stable), and it lies clearly apart from the mark (further than twice its uncertainty,
     /// and at least 10 m).
     public var swingOffer: SwingOffer? {
-        guard let anchor, let e = swing.estimate, e.stable else { return nil }
-        let d = Geodesy.distance(anchor, e.centre)
-        guard d.value > max(10, 2 * e.uncertainty.value) else { return nil }
-        return SwingOffer(estimate: e, distance: d, bearing: Geodesy.bearing(from: anchor, to: e.centre))
+        guard let anchor, let e = swing.estimate else { return nil }
+        return SwingOffer(mark: anchor, e)
     }
 
     /// A long press marks the anchor, not the boat: while the swing offers a move and the boat
@@ -55,6 +49,16 @@ public struct SwingOffer: Hashable, Sendable {
     /// From the mark to the swing's centre.
     public var distance: Meters
     public var bearing: Double
+
+    /// The offer `estimate` makes against `mark`, if any: stable, and clearly apart.
+    public init?(mark: Coordinate, _ estimate: SwingEstimate) {
+        guard estimate.stable else { return nil }
+        let d = Geodesy.distance(mark, estimate.centre)
+        guard d.value > max(10, 2 * estimate.uncertainty.value) else { return nil }
+        self.estimate = estimate
+        distance = d
+        bearing = Geodesy.bearing(from: mark, to: estimate.centre)
+    }
 
     /// "The anchor seems to lie 28 m north-west of the mark, give or take 4 m".
     public var says: String {
