@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # The network outputs against real peers (Docs/network.md): NMEA 0183 read by pynmea2 over TCP
-# and UDP on loopback (alerts, checksums, repetition, ACN/ACK snooze, ARC refusal, noise).
+# and UDP on loopback (alerts, checksums, repetition, ACN/ACK snooze, ARC refusal, noise); MQTT
+# through Debian's mosquitto with a fleet of simulated boxes (retained topics, discovery, the
+# last will, commands with receipts, `anchor-alert fleet`, a drag reaching the fleet view, the
+# broker killed and restarted); gpsd reading a chartplotter's NMEA over tcp://; the systemd
+# unit's allowed addresses derived from the configuration. `--full` runs 200 boxes; the
+# default run 20 (FLEET_BOXES=N).
 # Prints "test-network: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +13,7 @@ BIN=${ANCHOR_ALERT_BIN:-.build/debug/anchor-alert}
 [ -x "$BIN" ] || swift build >/dev/null || { echo "test-network: build failed"; exit 1; }
 missing=()
 /usr/bin/python3 -c 'import pynmea2' 2>/dev/null || missing+=("python3-nmea2")
+for f in /usr/sbin/mosquitto /usr/bin/mosquitto_sub /usr/bin/mosquitto_pub; do [ -x "$f" ] || missing+=("$f"); done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test-network: missing ${missing[*]} (scripts/packages/network.txt; run scripts/install-deps.sh)"
     echo "test-network: 0 passed, 1 failed"
@@ -18,8 +24,12 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $1"; }
 bad() { failed=$((failed + 1)); echo "  FAILED: $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-BOX=
-cleanup() { [ -n "$BOX" ] && kill "$BOX" 2>/dev/null; wait 2>/dev/null; rm -rf "$D"; }
+BOX=; BROKER=; FLEET=; FEED=; GPSD=; BOXES=()
+N=${FLEET_BOXES:-20}; [ "${1:-}" = "--full" ] && N=${FLEET_BOXES:-200}
+cleanup() {
+    for p in $BOX $FLEET "${BOXES[@]}" $BROKER $GPSD $FEED; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null; rm -rf "$D"
+}
 trap cleanup EXIT
 freeport() { /usr/bin/python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
@@ -63,6 +73,169 @@ if [ -n "$PORT" ]; then
 fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
+
+echo "MQTT through mosquitto, and a fleet of $N simulated boxes"
+MQ=$(freeport)
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_connections -1\n' "$MQ" > "$D/mosquitto.conf"
+start_broker() { /usr/sbin/mosquitto -c "$D/mosquitto.conf" >>"$D/mosquitto.log" 2>&1 & BROKER=$!; 
+    for _ in $(seq 50); do mosquitto_sub -p "$MQ" -t x -W 1 -C 1 2>/dev/null; [ $? -ne 5 ] && break; sleep 0.1; done; }
+start_broker
+fleet() { "$BIN" fleet --broker 127.0.0.1 --port "$MQ" "$@"; }
+boxconf() {  # name, accept_commands
+    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n[watch]\nwindow = 4\nconfirmation = 2\nmajority = 0.6\ndrift_span = 0\n[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
+        "$MQ" "$1" "$2" > "$D/$1.conf"
+}
+start_box() {  # name, simulate, speed, accept_commands
+    boxconf "$1" "$4"
+    "$BIN" run --simulate "$2" --speed "$3" --switch off --config "$D/$1.conf" \
+        --runtime-dir "$D/$1/run" --journal-dir "$D/$1/journal" >"$D/$1.out" 2>&1 &
+    BOXES+=($!)
+}
+t0=$SECONDS
+# One fresh journal copied to every box: a box with none would rightly say so, a fault.
+printf '[gpio]\nbuzzer_enabled = false\n' > "$D/template.conf"
+"$BIN" run --simulate hold --switch off --config "$D/template.conf" --runtime-dir "$D/template/run" \
+    --journal-dir "$D/template/journal" >/dev/null 2>&1 &
+T=$!; sleep 1; kill "$T"; wait "$T" 2>/dev/null
+names=(); for i in $(seq 1 $((N - 1))); do names+=("$(printf 'boat%03d' "$i")"); done
+# boat001 takes no commands over MQTT; the others do, so a whole fleet can be marked at once.
+for b in "${names[@]}"; do
+    mkdir -p "$D/$b"; cp -r "$D/template/journal" "$D/$b/journal"
+    start_box "$b" hold 1 "$([ "$b" = boat001 ] && echo false || echo true)"
+done
+# Mark (boat001 from its control socket, the rest over MQTT) once the simulated GPS is steady,
+# then arm each with its simulated switch.
+sleep 3
+for _ in $(seq 30); do "$BIN" mark --runtime-dir "$D/boat001/run" >/dev/null 2>&1 && break; sleep 0.5; done
+for round in $(seq 20); do
+    marked=$(fleet --json --wait 5 | /usr/bin/python3 -c 'import json,sys; print(" ".join(j["box"] for j in map(json.loads, sys.stdin) if j.get("verdict") not in (None, "no_anchor")))')
+    todo=(); for b in "${names[@]}"; do [[ " $marked " == *" $b "* ]] || todo+=("$b"); done
+    [ ${#todo[@]} -eq 0 ] && break
+    for b in "${todo[@]}"; do mosquitto_pub -p "$MQ" -t "anchor-alert/$b/command" -m '{"decision":"mark"}'; done
+    sleep 2
+done
+echo "  (marked: $((N - 1 - ${#todo[@]})) of $((N - 1)) in $round rounds)"
+for i in "${!names[@]}"; do kill -USR1 "${BOXES[$i]}"; done
+echo "  ($((N - 1)) holding boxes started, marked and armed in $((SECONDS - t0)) s)"
+fleet --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
+FLEET=$!
+mkdir -p "$D/dragger"; cp -r "$D/template/journal" "$D/dragger/journal"
+start_box dragger drag 10 true
+DRAGGER=${BOXES[-1]}
+for _ in $(seq 30); do "$BIN" mark --runtime-dir "$D/dragger/run" >/dev/null 2>&1 && break; sleep 0.3; done
+kill -USR1 "$DRAGGER"
+for _ in $(seq 120); do grep -q '"box":"dragger".*"alarm":"ringing"' "$D/follow.jsonl" && break; sleep 0.5; done
+lat=$(/usr/bin/python3 - "$D/follow.jsonl" <<'PY'
+import json, sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    if j["box"] == "dragger" and j.get("alarm") == "ringing":
+        print("%.2f" % (j["seen_at"] - j["written_at"])); break
+PY
+)
+check "the drag reaches the fleet view within 2 s of the box saying it (${lat:-never} s)" \
+    /usr/bin/python3 -c "import sys; sys.exit(0 if '$lat' and float('$lat') < 2 else 1)"
+fleet >"$D/fleet.txt"; rc=$?
+head -4 "$D/fleet.txt" | sed 's/^/    /'
+check "fleet lists all $N boxes (rc $rc)" grep -q "^Fleet: $N boxes" "$D/fleet.txt"
+check "the ringing box comes first" test "$(sed -n 2p "$D/fleet.txt" | cut -d' ' -f1)" = dragger
+calm=$(grep -c ' Holding. Alarm on' "$D/fleet.txt")
+check "every other box holding ($calm of $((N - 1)))" test "$calm" -eq $((N - 1))
+
+# Retained topics and Home Assistant discovery, as any MQTT client sees them.
+mosquitto_sub -p "$MQ" -t 'anchor-alert/boat001/#' -t 'homeassistant/+/anchor_alert_boat001/+/config' -v -W 2 >"$D/topics.txt" 2>/dev/null
+for t in status state alarm position faults check online; do
+    check "retained anchor-alert/boat001/$t" grep -q "^anchor-alert/boat001/$t " "$D/topics.txt"
+done
+check "Home Assistant discovery: 4 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 4
+
+# Commands: the control socket's requests on the command topic, answered on the reply topic.
+ep=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['episode'])")
+mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -t anchor-alert/boat001/reply -C 4 -W 10 >"$D/replies.txt" 2>/dev/null &
+SUB=$!; sleep 0.5
+mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m "{\"id\":\"s1\",\"decision\":\"snooze\",\"episode\":$ep}"
+sleep 0.3
+mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m "{\"id\":\"s2\",\"decision\":\"snooze\",\"episode\":$ep}"
+mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m 'not json'
+mosquitto_pub -p "$MQ" -t anchor-alert/boat001/command -m '{"id":"r1","decision":"radius","meters":45}'
+wait $SUB
+sed 's/^/    /' "$D/replies.txt"
+check "snooze over MQTT: a receipt, after the journal" grep -q '"id":"s1","result":"receipt"' "$D/replies.txt"
+check "a second snooze of episode $ep is refused" grep -q '"id":"s2","result":"refused"' "$D/replies.txt"
+check "garbage is answered with an error, the box unaffected" grep -q '"result":"error"' "$D/replies.txt"
+check "a box that takes no commands says so" grep -q '"id":"r1".*commands_off' "$D/replies.txt"
+state=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['state'])")
+check "the dragging box is snoozed ($state)" test "$state" = snoozed
+
+# The last will: a box killed outright is "offline" in the fleet view.
+kill -9 "${BOXES[1]}"
+for _ in $(seq 20); do fleet --json | grep -q '"box":"boat002".*"online":"offline"' && break; sleep 0.5; done
+fleet >"$D/fleet2.txt"
+check "a box killed outright is offline (its last will)" grep -q '^boat002 .*Offline' "$D/fleet2.txt"
+
+# The broker killed and restarted empty: every box reconnects and republishes.
+written=$("$BIN" status --json --runtime-dir "$D/boat003/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['written_at'])")
+kill -9 "$BROKER"; wait "$BROKER" 2>/dev/null
+sleep 6
+alive=0; for p in "${BOXES[@]}"; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
+check "every box keeps running without the broker ($alive of $((N - 1)))" test "$alive" -eq $((N - 1))
+later=$("$BIN" status --json --runtime-dir "$D/boat003/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['written_at'])")
+check "a box's own status goes on while the broker is away" /usr/bin/python3 -c "import sys; sys.exit(0 if $later > $written else 1)"
+rows=$("$BIN" status --json --runtime-dir "$D/boat003/run" | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])")
+check "the Systems Check says the broker is away ($rows)" grep -q '^No: ' <<<"$rows"
+t1=$SECONDS
+start_broker
+back=0
+for _ in $(seq 90); do
+    back=$(fleet --json --wait 3 | grep -c '"heard":true')
+    [ "$back" -ge $((N - 1)) ] && break; sleep 1
+done
+echo "  ($back boxes back on the broker $((SECONDS - t1)) s after its restart)"
+check "after the restart every running box republished ($back of $((N - 1)))" test "$back" -ge $((N - 1))
+echo "gpsd reading a chartplotter's NMEA over TCP (gpsd's own tcp:// source)"
+if [ -x /usr/sbin/gpsd ]; then
+    /usr/bin/python3 scripts/network/plotter_feed.py ../shared/data/gps/avnav/segments/nmea-20130630_L1-8252_moored-berth.log \
+        >"$D/feed.port" 2>"$D/feed.err" &
+    FEED=$!
+    for _ in $(seq 50); do [ -s "$D/feed.port" ] && break; sleep 0.1; done
+    GP=$(freeport)
+    /usr/sbin/gpsd -N -n -S "$GP" -F "$D/gpsd.sock" "tcp://127.0.0.1:$(cat "$D/feed.port")" >"$D/gpsd.log" 2>&1 &
+    GPSD=$!
+    printf '[runtime]\nstatus_interval = 1\n[gps]\nhost = "127.0.0.1"\nport = %s\n[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n' "$GP" > "$D/tcpgps.conf"
+    "$BIN" run --switch off --config "$D/tcpgps.conf" --runtime-dir "$D/tcpgps/run" --journal-dir "$D/tcpgps/journal" \
+        >"$D/tcpgps.out" 2>&1 &
+    BOX=$!
+    fresh=
+    for _ in $(seq 60); do
+        fresh=$("$BIN" status --json --runtime-dir "$D/tcpgps/run" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys, time
+s = json.load(sys.stdin)["status"]
+at = s.get("gps", {}).get("reading_at")
+kinds = [f["kind"] for f in s.get("faults", [])]
+if at and time.time() - at < 5 and "gpsd" not in kinds and "receiver" not in kinds: print("%.1f s old" % (time.time() - at))' 2>/dev/null)
+        [ -n "$fresh" ] && break; sleep 0.5
+    done
+    check "the box reads GPS through gpsd fed over tcp:// (a reading ${fresh:-never seen})" test -n "$fresh"
+    kill "$BOX" "$GPSD" "$FEED" 2>/dev/null; wait "$BOX" "$GPSD" "$FEED" 2>/dev/null; BOX=
+else
+    bad "gpsd is not installed (scripts/packages/gpsd.txt)"
+fi
+
+echo "The systemd unit's addresses, derived from the configuration"
+printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
+out=$("$BIN" config --network-allow --config "$D/allow.conf")
+check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients" \
+    test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "
+printf '[mqtt]\nenabled = false\nbroker = "10.0.0.2"\n' > "$D/local.conf"
+out=$("$BIN" config --network-allow --config "$D/local.conf")
+check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(grep '^IPAddressAllow=' <<<"$out")"
+G=$D/generated; mkdir -p "$G"
+if command -v systemd-analyze >/dev/null; then
+    sed "s|/usr/bin/anchor-alert config --network-allow --config /etc/anchor-alert/anchor-alert.conf|$BIN config --network-allow --config $D/allow.conf|; s|\[ -x /usr/bin/anchor-alert \] \|\| exit 0||" \
+        image/deb/anchor-alert-generator > "$D/generator.sh"
+    sh "$D/generator.sh" "$G"
+    check "the generator writes the drop-in" grep -q '^IPAddressAllow=10.0.0.2$' "$G/anchor-alert.service.d/50-network-allow.conf"
+fi
 
 echo "test-network: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

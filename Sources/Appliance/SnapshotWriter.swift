@@ -56,11 +56,13 @@ final class SnapshotWriter {
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
         guard due || retry || key != lastKey else { return false }
-        let snapshot = StatusSnapshot(
+        var snapshot = StatusSnapshot(
             status: status, now: now, wall: wall,
             writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
+        // Why it won't ring, with what can sound (the Systems Check knows the sounders).
+        snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
         last = snapshot
         do {
             try SnapshotFile.write(snapshot.json.text(indented: true) + "\n", directory: directory)
@@ -102,6 +104,8 @@ final class SnapshotWriter {
         var localRows: [SystemsCheck.Row]
         /// The swing's state and what it offers (`StatusSnapshot.Glance.content`).
         var glance: StatusSnapshot.Glance.Key
+        /// The radius advice (`radius_advice`); the wander behind it waits for the steady rate.
+        var radiusAdvice: String?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
@@ -119,6 +123,7 @@ final class SnapshotWriter {
             hasReading = status.readingAge != nil
             self.localRows = localRows
             glance = StatusSnapshot.Glance.Key(status)
+            radiusAdvice = status.radiusAdvice
         }
     }
 

@@ -19,6 +19,7 @@ enum CommandTable {
         RecapCommand.self,
         ExportCommand.self,
         WatchCommand.self,
+        FleetCommand.self,
     ]
 
     static func printUsage() {

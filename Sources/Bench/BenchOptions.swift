@@ -9,7 +9,7 @@ struct BenchOptions {
     /// Nights per 1 Hz receiver class in the full run (the target is 1,000).
     var nights = 1000
     /// Nights per held-out capture and receiver class.
-    var heldOutNights = 30
+    var heldOutNights = 20
     /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
     enum Part: String { case all, main, conditions, heldOut = "held-out" }
     var part = Part.all

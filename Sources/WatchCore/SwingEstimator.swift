@@ -299,10 +299,13 @@ public struct SwingEstimate: Hashable, Sendable {
     public var at: Instant
 
     /// An alert radius about the centre that holds the swing seen: its farthest point, plus
-    /// the centre's own uncertainty, plus the receiver's wander (measured by the watch where it
-    /// can, else twice the spread about the circle), in whole meters.
+    /// the centre's own uncertainty, plus the receiver's wander, in whole meters. The wander is
+    /// the detector's measured one where it is smaller than twice the spread about the circle:
+    /// that spread already holds the receiver's error around the swing (with the yaw and the
+    /// rode's stretch), while a wander measured against a misplaced mark also holds the swing's
+    /// own coming and going; at least 3 m.
     public func suggestedRadius(wander: Meters? = nil) -> Meters {
-        let w = max(wander?.value ?? 2 * spread.value, 3)
+        let w = max(min(wander?.value ?? .infinity, 2 * spread.value), 3)
         return Meters((farthest.value + uncertainty.value + w).rounded(.up))
     }
 }

@@ -77,11 +77,13 @@ public enum Compass {
 }
 
 extension Watch {
-    /// With the swing settled and still: the alert radius that holds the swing seen about the
-    /// mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
+    /// With the swing settled and still: the alert radius that holds the swing seen plus the
+    /// receiver's measured wander, about the mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
     public var swingSuggestedRadius: Meters? {
         guard let anchor, let e = swing.estimate, e.stable else { return nil }
-        let radius = e.suggestedRadius()
+        // The receiver's wander as the detector measured it, where it has; else the spread
+        // about the circle stands in for it.
+        let radius = e.suggestedRadius(wander: wander)
         if swingOffer != nil { return radius }
         return Meters((radius.value + Geodesy.distance(anchor, e.centre).value).rounded(.up))
     }

@@ -14,11 +14,13 @@ STRIP=strip
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 s=$work/stage
 install -d -m 755 "$s/DEBIAN" "$s/usr/bin" "$s/usr/lib/systemd/system" "$s/usr/lib/udev/rules.d" \
+    "$s/usr/lib/systemd/system-generators" \
     "$s/etc/anchor-alert" "$s/usr/share/doc/anchor-alert" "$s/usr/share/man/man1" \
     "$s/usr/share/lintian/overrides"
 install -m 755 "$BIN" "$s/usr/bin/anchor-alert"
 "$STRIP" --strip-unneeded --remove-section=.comment --remove-section=.note "$s/usr/bin/anchor-alert"
 install -m 644 "$HERE/anchor-alert.service" "$s/usr/lib/systemd/system/"
+install -m 755 "$HERE/anchor-alert-generator" "$s/usr/lib/systemd/system-generators/"
 install -m 644 "$HERE/60-anchor-alert.rules" "$s/usr/lib/udev/rules.d/"
 install -m 644 "$HERE/anchor-alert.conf" "$s/etc/anchor-alert/"
 install -m 644 "$HERE/copyright" "$HERE/README.Debian" "$s/usr/share/doc/anchor-alert/"

@@ -6,11 +6,15 @@ enum ConfigCommand: Command {
         Usage: anchor-alert config --defaults
                anchor-alert config --check FILE
                anchor-alert config --reference
+               anchor-alert config --network-allow [--config FILE]
 
           --defaults     print a configuration file with every key at its default, each with
                          its meaning and range (the box's shipped file is this)
           --check FILE   read FILE as the box would and print every problem, naming its line
           --reference    print the key reference as Markdown (Docs/configuration.md)
+          --network-allow  print the systemd drop-in that lets the box reach exactly the
+                         configured gpsd host, MQTT broker and NMEA clients (Docs/network.md);
+                         the unit's generator runs this at boot and daemon-reload
 
         Exit status: 0 clean, 1 problems found (the box would run on defaults for those keys),
         64 usage.
@@ -21,6 +25,13 @@ enum ConfigCommand: Command {
         do {
             let check = try a.option("--check")
             let defaults = a.flag("--defaults")
+            if a.flag("--network-allow") {
+                let path = try a.option("--config") ?? Configuration.defaultPath
+                _ = try a.finish(maxPositionals: 0)
+                let loaded = Configuration.load(path: path, explicit: false)
+                print(NetworkAllow.dropIn(loaded.configuration, from: path), terminator: "")
+                return ExitCode.ok
+            }
             if a.flag("--reference") {
                 _ = try a.finish(maxPositionals: 0)
                 print(reference(), terminator: "")
@@ -80,8 +91,12 @@ enum ConfigCommand: Command {
 
             A key the file sets wrong (unknown, wrong type, out of range) keeps its default; the
             problem names its line and key, is printed at start and raises the configuration fault
-            in the Systems Check. A bad file never stops the alarm. SIGHUP re-reads the file and
-            reports its problems; changes take effect at the next start.
+            in the Systems Check. What the file said is echoed with control and invisible characters
+            escaped (`\\u{1B}`) and cut when long; after 20 problems the rest are counted in one line.
+            Keys after a section header with no closing `]` are reported as ignored. Lines may end in
+            LF or CRLF, and a UTF-8 byte order mark is skipped. A bad file never stops the alarm.
+            SIGHUP re-reads the file, reports its problems and raises the configuration fault as a
+            start does; changes take effect at the next start.
 
             This page is generated from the box's own key table (`anchor-alert config --reference`);
             a test fails if a key is missing here.

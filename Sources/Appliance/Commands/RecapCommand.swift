@@ -49,12 +49,17 @@ enum RecapCommand: Command {
             return ExitCode.usage
         }
         let from = since ?? RecapMark.read(stateDirectory: stateDirectory) ?? now - .seconds(24 * 3600)
-        let recap: Recap
+        var recap: Recap
         do {
             recap = Recap.build(try options.history().entries(), since: from, now: now)
         } catch {
             Console.error("\(error)")
             return ExitCode.failure
+        }
+        // The radius advice is the running box's to give (Docs/verdict.md): a note while it stands.
+        if case .current(let s) = SnapshotReading.read(directory: options.runtimeDirectory, now: now),
+           let advice = s.radiusAdvice {
+            recap.note(advice, at: s.writtenAt)
         }
         if json {
             Console.out(recap.json.text(indented: true))

@@ -20,6 +20,8 @@ struct NMEASettings: Sendable, Hashable {
     /// Whether an ACN (acknowledge or silence) or ACK of the anchor alarm snoozes it.
     var acknowledgeSnoozes = false
     var maxClients = 8
+    /// Where plotters connect from, for the systemd unit (IPAddressAllow= syntax, spaces between).
+    var allow = ""
 }
 
 /// NMEA 0183 out, on a TCP port and optionally as UDP broadcast: the anchor alarm and the GPS

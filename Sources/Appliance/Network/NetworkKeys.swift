@@ -11,6 +11,7 @@ extension ConfigurationKey {
         number("nmea", "repeat_interval", 1...300, "s", "Active alerts (ALF, ALR) and the alert list (ALC) are sent again this often", \.nmea.repeatEvery),
         flag("nmea", "acknowledge_snoozes", "An ACN (acknowledge or silence) or ACK of the anchor alarm from the network snoozes it, as the button does", \.nmea.acknowledgeSnoozes),
         integer("nmea", "max_clients", 1...64, "NMEA TCP clients at once; more are turned away", \.nmea.maxClients),
+        text("nmea", "allow", nil, "Addresses or prefixes plotters connect from, e.g. \"192.168.1.0/24\", for the systemd unit's IPAddressAllow= (empty: localhost only)", \.nmea.allow),
 
         flag("mqtt", "enabled", "Publish the box's status on an MQTT broker (retained topics, a last will, Home Assistant discovery)", \.mqtt.enabled),
         text("mqtt", "broker", nil, "The broker's IPv4 address (a name needs a lookup that may block)", \.mqtt.broker),

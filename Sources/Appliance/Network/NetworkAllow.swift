@@ -1,0 +1,31 @@
+/// The addresses the systemd unit lets the box reach, derived from the configuration so the
+/// unit is never hand-edited: `anchor-alert config --network-allow` prints a drop-in that the
+/// generator (image/deb/anchor-alert-generator) installs at boot and at every daemon-reload.
+/// The unit itself allows only localhost; this adds exactly the configured peers.
+enum NetworkAllow {
+    /// Each entry with the key that asked for it.
+    static func entries(_ c: Configuration) -> [(address: String, because: String)] {
+        var out: [(String, String)] = []
+        if c.gpsSource == "gpsd", !isLoopback(c.gpsdHost) { out.append((c.gpsdHost, "gps.host")) }
+        if c.mqtt.enabled, !isLoopback(c.mqtt.broker) { out.append((c.mqtt.broker, "mqtt.broker")) }
+        if c.nmea.enabled {
+            for a in c.nmea.allow.split(separator: " ").map(String.init) where !a.isEmpty {
+                out.append((a, "nmea.allow"))
+            }
+        }
+        return out
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    static func dropIn(_ c: Configuration, from path: String) -> String {
+        var out = "# Written by anchor-alert config --network-allow from \(path); do not edit: change the\n"
+        out += "# configuration and run systemctl daemon-reload, then restart the box.\n[Service]\n"
+        let e = entries(c)
+        if e.isEmpty { out += "# Nothing but localhost is configured.\n" }
+        for (address, because) in e { out += "# \(because)\nIPAddressAllow=\(address)\n" }
+        return out
+    }
+}
