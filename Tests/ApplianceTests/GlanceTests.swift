@@ -86,6 +86,19 @@ final class GlanceTests: XCTestCase {
         XCTAssertEqual(cli(["mark", "--from-swing", "--ago", "5m"], box: nil).code, 64)
     }
 
+    /// At the drop with the compass heading: the bow offset (1 m by default) ahead of the antenna.
+    func testMarkWithTheHeadingPutsTheAnchorAtTheBow() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let r = cli(["mark", "--heading", "90"], box: box)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("Bow offset: the anchor 1.0 m ahead of the antenna on 090°\n"), r.out)
+        let anchor = try XCTUnwrap(box.watch.anchor)
+        XCTAssertEqual(Geodesy.distance(anchor, MiniBox.origin).value, 1, accuracy: 0.05)
+        XCTAssertEqual(Geodesy.bearing(from: MiniBox.origin, to: anchor), 90, accuracy: 1)
+        XCTAssertEqual(cli(["mark", "--heading", "400"], box: nil).code, 64)
+    }
+
     func testStatusSaysWhenTheReceiverReportsNoAccuracy() throws {
         var watch = Watch()
         for i in 0..<5 {
