@@ -266,7 +266,10 @@ check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients
     test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "
 printf '[mqtt]\nenabled = false\nbroker = "10.0.0.2"\n' > "$D/local.conf"
 out=$("$BIN" config --network-allow --config "$D/local.conf")
-check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(grep '^IPAddressAllow=' <<<"$out")"
+check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(grep -E '^(IPAddressAllow|RestrictAddressFamilies)=' <<<"$out")"
+printf '[nmea]\nenabled = true\nudp_interface = "wlan0"\n' > "$D/udp.conf"
+check "a UDP broadcast interface adds netlink, to find its broadcast address" \
+    grep -q '^RestrictAddressFamilies=AF_NETLINK$' <<<"$("$BIN" config --network-allow --config "$D/udp.conf")"
 G=$D/generated; mkdir -p "$G"
 if command -v systemd-analyze >/dev/null; then
     sed "s|/usr/bin/anchor-alert config --network-allow --config /etc/anchor-alert/anchor-alert.conf|$BIN config --network-allow --config $D/allow.conf|; s|\[ -x /usr/bin/anchor-alert \] \|\| exit 0||" \

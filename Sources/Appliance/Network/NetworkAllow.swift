@@ -26,6 +26,10 @@ enum NetworkAllow {
         let e = entries(c)
         if e.isEmpty { out += "# Nothing but localhost is configured.\n" }
         for (address, because) in e { out += "# \(because)\nIPAddressAllow=\(address)\n" }
+        if c.nmea.enabled, !c.nmea.udpInterface.isEmpty {
+            // getifaddrs(3) asks the kernel over netlink for the interface's broadcast address.
+            out += "# nmea.udp_interface\nRestrictAddressFamilies=AF_NETLINK\n"
+        }
         return out
     }
 }
