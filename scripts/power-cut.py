@@ -26,6 +26,7 @@ import signal
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 binary = sys.argv[1]
@@ -51,9 +52,15 @@ def check(ok, what):
     return ok
 
 
+class SetupError(Exception):
+    pass
+
+
 def sh(*args, check_rc=True, **kw):
     p = subprocess.run(list(args), capture_output=True, text=True, **kw)
     if check_rc and p.returncode != 0:
+        if threading.current_thread() is not threading.main_thread():
+            raise SetupError(f"{' '.join(args)}: {p.stderr.strip()}")
         print(f"power-cut: setup failed: {' '.join(args)}: {p.stderr.strip()}", flush=True)
         print(f"power-cut: 0 passed, 1 failed")
         sys.exit(1)
@@ -69,7 +76,6 @@ def sectors(dev):
 
 
 config = os.path.join(work, "anchor-alert.conf")
-cut_dir = os.path.join(work, "cut-run")
 
 
 def client(runtime, *args, timeout=30):
@@ -108,13 +114,13 @@ def wait_answering(p, runtime, limit=60.0):
     return None
 
 
-def stop(p):
+def stop(p, runtime):
     # The image is thrown away after each start: no clean shutdown needed.
     if p.poll() is None:
         p.kill()
     p.wait()
     try:
-        os.unlink(os.path.join(cut_dir, "status.json"))
+        os.unlink(os.path.join(runtime, "status.json"))
     except OSError:
         pass
 
@@ -128,13 +134,16 @@ os.makedirs(work, exist_ok=True)
 with open(config, "w") as f:
     f.write("[ring]\nenabled = false\n[siren]\nenabled = false\n"
             "[gpio]\nbuzzer_enabled = false\nbutton_enabled = false\nswitch_enabled = false\n")
-base, replay, logimg, cowimg = (os.path.join(work, n) for n in ("base.img", "replay.img", "log.img", "cow.img"))
+base, replay, logimg, cowimg = (os.path.join(work, n) for n in ("base.img", "replay.img", "log.img", "cow0.img"))
 for path, mb in ((base, fs_mb), (logimg, 768), (cowimg, fs_mb)):
     with open(path, "wb") as f:
         f.truncate(mb << 20)
 sh("mkfs.ext4", "-q", "-F", "-E", "nodiscard", base)
-# The card before the box touched it: the log is replayed onto a copy.
+# The card before the box touched it: the log is replayed onto a copy, one per worker, made
+# now (the data device itself ends as the card after the last write).
 sh("cp", "--sparse=always", base, replay)
+replay1 = os.path.join(work, "replay1.img")
+sh("cp", "--sparse=always", base, replay1)
 data_dev, log_dev = losetup(base), losetup(logimg)
 size = sectors(data_dev)
 sh("dmsetup", "create", "pclog", "--table", f"0 {size} log-writes {data_dev} {log_dev}")
@@ -153,7 +162,7 @@ journal = os.path.join(mnt, "journal")
 box = start_box(journal, run_dir)
 if wait_answering(box, run_dir) is None:
     check(False, "the box did not answer on the logged card")
-    stop(box)
+    stop(box, run_dir)
     print(f"power-cut: {passed} passed, {failed} failed")
     sys.exit(1)
 
@@ -242,93 +251,130 @@ print(f"power-cut: {len(entries)} log entries ({len(flushes)} flushes or FUA wri
       f"decisions, {len(receipted)} with a receipt, recorded in {record_s:.0f} s", flush=True)
 
 # ------------------------------------------------------------------ cut, restart, check
-rdev = None
-cow_dev = losetup(cowimg)
-cut_mnt = os.path.join(work, "cut")
-os.makedirs(cut_mnt, exist_ok=True)
-applied = -1
-checked = lost = failed_starts = 0
-with open(logimg, "rb") as log, open(replay, "r+b") as img:
-    for n, cut in enumerate(candidates):
-        tc = time.monotonic()
-        for k in range(applied + 1, cut + 1):
-            flags, sector, nr, where = entries[k]
-            if flags & MARK or nr == 0:
+# Two workers, each with its own rebuilt card, snapshot and box, take alternate cuts: the VM has
+# two CPUs, and a cut is mostly the box starting under emulation.
+lock = threading.Lock()
+checked = lost = failed_starts = done = 0
+
+
+def says(d):
+    i, kind, value = d
+    if kind == "radius":
+        return f"Alert radius: {value} m"
+    if kind == "mark":
+        return f"Anchor marked at {value}" if value else "Anchor marked at"
+    return "Anchor released"
+
+
+def worker(w, cuts, replay_img, cow_dev):
+    try:
+        work_cuts(w, cuts, replay_img, cow_dev)
+    except SetupError as e:
+        with lock:
+            check(False, f"worker {w} stopped: {e}")
+
+
+def work_cuts(w, cuts, replay_img, cow_dev):
+    global checked, lost, failed_starts, done
+    rdev = None
+    name = f"pccut{w}"
+    cut_mnt, runtime = os.path.join(work, f"cut{w}"), os.path.join(work, f"cut-run{w}")
+    os.makedirs(cut_mnt, exist_ok=True)
+    applied = -1
+    with open(logimg, "rb") as log, open(replay_img, "r+b") as img:
+        for n, cut in cuts:
+            tc = time.monotonic()
+            for k in range(applied + 1, cut + 1):
+                flags, sector, nr, where = entries[k]
+                if flags & MARK or nr == 0:
+                    continue
+                img.seek(sector * sectorsize)
+                if flags & DISCARD:
+                    img.write(bytes(nr * sectorsize))
+                else:
+                    log.seek(where)
+                    img.write(log.read(nr * sectorsize))
+            applied = cut
+            img.flush()
+            os.fsync(img.fileno())
+            if rdev is None:
+                with lock:
+                    rdev = losetup(replay_img, "-r")
+            # No udev in the VM: dmsetup makes the node itself.
+            sh("dmsetup", "create", name, "--table", f"0 {size} snapshot {rdev} {cow_dev} N 8")
+            sh("dmsetup", "mknodes", name)
+            where = f"cut {n} at log entry {cut}"
+            mounted = sh("mount", "-t", "ext4", f"/dev/mapper/{name}", cut_mnt, check_rc=False)
+            if mounted.returncode != 0:
+                with lock:
+                    check(False, f"{where}: the file system does not mount: {mounted.stderr.strip()}")
+                    failed_starts += 1
+                sh("dmsetup", "remove", name)
                 continue
-            img.seek(sector * sectorsize)
-            if flags & DISCARD:
-                img.write(bytes(nr * sectorsize))
-            else:
-                log.seek(where)
-                img.write(log.read(nr * sectorsize))
-        applied = cut
-        img.flush()
-        os.fsync(img.fileno())
-        if rdev is None:
-            rdev = losetup(replay, "-r")
-        sh("blockdev", "--flushbufs", rdev)
-        sh("dmsetup", "create", "pccut", "--table", f"0 {size} snapshot {rdev} {cow_dev} N 8")
-        sh("dmsetup", "mknodes", "pccut")
-        where = f"cut {n} at log entry {cut}"
-        if sh("mount", "-t", "ext4", "/dev/mapper/pccut", cut_mnt, check_rc=False).returncode != 0:
-            check(False, f"{where}: the file system does not mount")
-            failed_starts += 1
-            sh("dmsetup", "remove", "pccut")
-            continue
-        must = [d for d in sent if d[0] in receipted and mark_at[f"r{d[0]}"] < cut]
-        could = [d for d in sent if mark_at[f"s{d[0]}"] < cut]
-        j = os.path.join(cut_mnt, "journal")
-        rc, out = client(cut_dir, "recap", "--json", "--since", "100000h", "--journal", j)
-        notes = []
-        try:
-            notes = [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else []
-        except (ValueError, KeyError):
-            pass
+            must = [d for d in sent if d[0] in receipted and mark_at[f"r{d[0]}"] < cut]
+            could = [d for d in sent if mark_at[f"s{d[0]}"] < cut]
+            j = os.path.join(cut_mnt, "journal")
+            # The box starts on the card while the recap reads it (safe while the box runs, and
+            # the box's start only cuts a torn tail and adds a segment).
+            t0 = time.monotonic()
+            boxp = start_box(j, runtime)
+            rc, out = client(runtime, "recap", "--json", "--since", "100000h", "--journal", j)
+            notes = []
+            try:
+                notes = [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else []
+            except (ValueError, KeyError):
+                pass
+            # Every receipted decision is there.
+            seen = [x for x in notes if x.startswith(("Alert radius:", "Anchor marked", "Anchor released"))]
+            missing = [d for d in must if not any(x.startswith(says(d)) for x in seen)]
+            # Nothing that was never sent (the rebuilt card is the card as it was, not a later one).
+            later = [says(d) for d in sent if d not in could and d[1] == "radius"]
+            # The box starts on the card and restores the last decision written there.
+            s = wait_answering(boxp, runtime)
+            stop(boxp, runtime)
+            if os.environ.get("POWER_CUT_TIMES"):
+                print(f"cut {n}: start {time.monotonic() - t0:.1f} s, since the cut began {time.monotonic() - tc:.1f} s", flush=True)
+            with lock:
+                checked += len(must)
+                lost += len(missing)
+                if not check(not missing, f"{where}: {len(missing)} of {len(must)} receipted decisions lost, first {missing[:1]}"):
+                    # What the card held, to tell a lost decision from a recap that could not read it.
+                    listing = sh("ls", "-la", j, check_rc=False).stdout.strip().replace("\n", "; ")
+                    print(f"  recap exit {rc}, {len(notes)} notes {notes[-3:]}; journal: {listing}", flush=True)
+                check(not any(x in later for x in seen), f"{where}: the card holds a decision sent after the cut")
+                if not check(s is not None, f"{where}: the box did not start and answer"):
+                    failed_starts += 1
+                else:
+                    radii = [x for x in seen if x.startswith("Alert radius:")]
+                    if radii:
+                        check(f"Alert radius: {s['alert_radius_m']:g} m" == radii[-1],
+                              f"{where}: restored alert radius {s['alert_radius_m']}, the card's last is {radii[-1]}")
+                    anchors = [x for x in seen if x.startswith(("Anchor marked", "Anchor released"))]
+                    if anchors:
+                        check((s.get("anchor") is not None) == anchors[-1].startswith("Anchor marked"),
+                              f"{where}: restored anchor {s.get('anchor')}, the card's last is {anchors[-1]}")
+                    bad = [f["says"] for f in s.get("faults", []) if f["kind"] == "journal" and f["says"].startswith("Journal:")]
+                    if not check(not bad, f"{where}: the journal was damaged by the cut: {bad}"):
+                        failed_starts += 1
+                done += 1
+                if done % 100 == 0:
+                    print(f"power-cut: {done} cuts so far, {lost} decisions lost, {failed_starts} failed starts", flush=True)
+            sh("umount", cut_mnt)
+            sh("dmsetup", "remove", name)
 
-        def says(d):
-            i, kind, value = d
-            if kind == "radius":
-                return f"Alert radius: {value} m"
-            if kind == "mark":
-                return f"Anchor marked at {value}" if value else "Anchor marked at"
-            return "Anchor released"
 
-        # Every receipted decision is there.
-        seen = [x for x in notes if x.startswith(("Alert radius:", "Anchor marked", "Anchor released"))]
-        missing = [d for d in must if not any(x.startswith(says(d)) for x in seen)]
-        checked += len(must)
-        lost += len(missing)
-        check(not missing, f"{where}: {len(missing)} of {len(must)} receipted decisions lost, first {missing[:1]}")
-        # Nothing that was never sent (the rebuilt card is the card as it was, not a later one).
-        later = [says(d) for d in sent if d not in could and d[1] == "radius"]
-        check(not any(x in later for x in seen), f"{where}: the card holds a decision sent after the cut")
-
-        # The box starts on the card and restores the last decision written there.
-        t0 = time.monotonic()
-        boxp = start_box(j, cut_dir)
-        s = wait_answering(boxp, cut_dir)
-        stop(boxp)
-        if os.environ.get("POWER_CUT_TIMES"):
-            print(f"cut {n}: start {time.monotonic() - t0:.1f} s, since the cut began {time.monotonic() - tc:.1f} s", flush=True)
-        if not check(s is not None, f"{where}: the box did not start and answer"):
-            failed_starts += 1
-        else:
-            radii = [x for x in seen if x.startswith("Alert radius:")]
-            if radii:
-                check(f"Alert radius: {s['alert_radius_m']:g} m" == radii[-1],
-                      f"{where}: restored alert radius {s['alert_radius_m']}, the card's last is {radii[-1]}")
-            anchors = [x for x in seen if x.startswith(("Anchor marked", "Anchor released"))]
-            if anchors:
-                check((s.get("anchor") is not None) == anchors[-1].startswith("Anchor marked"),
-                      f"{where}: restored anchor {s.get('anchor')}, the card's last is {anchors[-1]}")
-            bad = [f["says"] for f in s.get("faults", []) if f["kind"] == "journal" and f["says"].startswith("Journal:")
-                   and "none found" not in f["says"]]
-            if not check(not bad, f"{where}: the journal was damaged by the cut: {bad}"):
-                failed_starts += 1
-        sh("umount", cut_mnt)
-        sh("dmsetup", "remove", "pccut")
-        if (n + 1) % 100 == 0:
-            print(f"power-cut: {n + 1} cuts so far, {lost} decisions lost, {failed_starts} failed starts", flush=True)
+workers = []
+for w in range(2):
+    img = replay if w == 0 else replay1
+    cow = os.path.join(work, f"cow{w}.img")
+    with open(cow, "wb") as f:
+        f.truncate(fs_mb << 20)
+    share = [(n, c) for n, c in enumerate(candidates) if n % 2 == w]
+    workers.append(threading.Thread(target=worker, args=(w, share, img, losetup(cow))))
+for t in workers:
+    t.start()
+for t in workers:
+    t.join()
 
 elapsed = time.monotonic() - started
 print(f"power-cut: {len(candidates)} cuts, {checked} receipted decisions checked across them, "

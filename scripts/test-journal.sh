@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The journal's checks beyond `swift test`: every libFuzzer target (the journal reader, Journal.open
-# on damaged segments, and any target added to scripts/fuzz.sh) for a fixed time each.
+# The journal's checks beyond `swift test`: every libFuzzer target in scripts/fuzz.sh (seven: the
+# journal reader, Journal.open on damaged segments, the NMEA and gpsd JSON replay readers, the
+# configuration parser, the control socket's protocol, the gpsd stream reader) for a fixed time each.
 #   scripts/test-journal.sh          20 s per target (CI)
 #   scripts/test-journal.sh --full   300 s per target
 # Exits non-zero if a target crashes, hangs or fails to build; ends with "N passed, M failed".

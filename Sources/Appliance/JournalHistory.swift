@@ -25,7 +25,7 @@ struct JournalHistory: WatchHistory {
             }
         }
         if let failure { throw failure }
-        if notes.contains(.missing) { throw NotReadable(description: "Log: no journal in \(directory)") }
+        if notes.contains(.missing) { throw NotReadable(description: "Journal: none in \(directory)") }
     }
 
     /// The journal reader's answer: between the fixes either side of `time` (interpolated),

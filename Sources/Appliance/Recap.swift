@@ -78,6 +78,12 @@ extension Recap {
                 if armed, armedAt == nil { armedAt = e.at }
                 if !armed { armedAt = nil }
             case .boot:
+                // A restart ends every fault of the boot before: the new boot raises again what
+                // is still wrong, so nothing from before is "still so".
+                for (f, at) in openFaults.values.sorted(by: { $0.1 < $1.1 }) where e.at >= since {
+                    alarms.append(Item(at: at, says: "\(f.message) (until the box restarted at \(when(e.at)), after \(Self.span(e.at - at)))"))
+                }
+                openFaults = [:]
                 if recent { notes.append(Item(at: e.at, says: "Box started")) }
             case .mark(let c):
                 if recent { notes.append(Item(at: e.at, says: "Anchor marked at \(c)")) }
@@ -162,6 +168,12 @@ extension Recap {
         if s < 3600 { return "\(s / 60) min" }
         let m = (s % 3600) / 60
         return m == 0 ? "\(s / 3600) h" : "\(s / 3600) h \(m) min"
+    }
+
+    /// A note the journal doesn't hold, from the running box: the radius advice.
+    mutating func note(_ says: String, at: WallTime) {
+        guard let i = sections.firstIndex(where: { $0.0 == .notes }) else { return }
+        sections[i].1.append(Item(at: at, says: says))
     }
 
     func lines() -> [String] {

@@ -17,12 +17,12 @@ final class SnapshotWriter {
     var absent: Set<SystemsCheck.Component> = []
     private let bootID: String
     private let pid: Int32
-    private var lastContent: JSON?
+    private var lastKey: ChangeKey?
     private var lastWrite: Instant?
     private var retryAt: Instant?
     private(set) var lastError: PosixError?
     private(set) var writes = 0
-    /// The snapshot last built (written or not), for outputs that publish it elsewhere (MQTT).
+    /// The snapshot last built (at each write), for outputs that publish it elsewhere (MQTT).
     private(set) var last: StatusSnapshot?
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
@@ -50,19 +50,23 @@ final class SnapshotWriter {
     /// `localRows` are the `SystemsMonitor`'s last rows. Returns true when it wrote.
     @discardableResult
     func publish(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row] = []) -> Bool {
-        let snapshot = StatusSnapshot(
+        // What changed is decided from the watch's status itself, without building the snapshot:
+        // a holding box pays a comparison per fix, and the JSON only when it writes.
+        let key = ChangeKey(status, localRows: localRows)
+        let due = lastWrite.map { now >= $0 + interval } ?? true
+        let retry = retryAt.map { now >= $0 } ?? false
+        guard due || retry || key != lastKey else { return false }
+        var snapshot = StatusSnapshot(
             status: status, now: now, wall: wall,
             writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
+        // Why it won't ring, with what can sound (the Systems Check knows the sounders).
+        snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
         last = snapshot
-        let content = snapshot.content
-        let due = lastWrite.map { now >= $0 + interval } ?? true
-        let retry = retryAt.map { now >= $0 } ?? false
-        guard due || retry || content != lastContent else { return false }
         do {
             try SnapshotFile.write(snapshot.json.text(indented: true) + "\n", directory: directory)
-            lastContent = content
+            lastKey = key
             lastWrite = now
             retryAt = nil
             lastError = nil
@@ -75,6 +79,51 @@ final class SnapshotWriter {
         } catch {
             retryAt = now + .seconds(1)
             return false
+        }
+    }
+
+    /// The part of what the box says whose change is worth a write at once, taken straight from
+    /// the watch's status: the verdict (checking's progress in twentieths), the alarm, why it
+    /// won't ring, the anchor, the radius, the faults, and what the Systems Check rows are made
+    /// of (`SystemsCheck.boxRows` reads the faults, the verdict, whether a reading came, and the
+    /// monitor's rows). The distance, the accuracy and the reading's age (which move with every
+    /// fix of a swinging boat: 119 writes in 70 s when they counted) and a snooze's countdown
+    /// (the reader counts down from `snoozed_until`) wait for the steady rate. Equal keys mean
+    /// equal `StatusSnapshot.content`; a field added there that must write at once goes here too.
+    struct ChangeKey: Equatable {
+        var verdict: PositionVerdict.Kind
+        var progressStep: Int?
+        var cantJudge: CantJudgeReason?
+        var alarm: AlarmState
+        var wontRing: String?
+        var anchor: Coordinate?
+        var radius: Meters
+        var faults: [Fault]
+        var faultSounding: Bool
+        var hasReading: Bool
+        var localRows: [SystemsCheck.Row]
+        /// The swing's state and what it offers (`StatusSnapshot.Glance.content`).
+        var glance: StatusSnapshot.Glance.Key
+        /// The radius advice (`radius_advice`); the wander behind it waits for the steady rate.
+        var radiusAdvice: String?
+
+        init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
+            verdict = status.verdict.kind
+            switch status.verdict {
+            case .checking(let p): progressStep = Int((p * 20).rounded())
+            case .cantJudge(let r): cantJudge = r
+            default: break
+            }
+            alarm = status.alarm
+            if case .snoozed = status.alarm {} else { wontRing = status.wontRing }
+            anchor = status.anchor
+            radius = status.radius
+            faults = status.faults
+            faultSounding = status.faultSounding
+            hasReading = status.readingAge != nil
+            self.localRows = localRows
+            glance = StatusSnapshot.Glance.Key(status)
+            radiusAdvice = status.radiusAdvice
         }
     }
 

@@ -43,12 +43,35 @@ extension StatusSnapshot {
 
         /// What is worth a write at once: the swing's state changing and what it offers. The
         /// boat's position and the farthest distance move with every reading and wait for the
-        /// steady write, like the distance.
+        /// steady write, like the distance. The writer decides from `Key`, taken from the
+        /// watch's status without building the snapshot; the two say the same.
+        struct Key: Hashable, Sendable {
+            var swing: String?
+            var offer: String?
+            var suggestedRadius: Double?
+
+            init(_ s: WatchStatus) {
+                swing = s.swing.map(Key.state)
+                offer = s.swingOffer?.says
+                suggestedRadius = s.suggestedRadius?.value
+            }
+
+            init(_ g: Glance) {
+                swing = g.swing.map { Key.state(settled: $0.settled, moving: $0.moving) }
+                offer = g.offer?.says
+                suggestedRadius = g.suggestedRadius?.value
+            }
+
+            static func state(_ e: SwingEstimate) -> String { state(settled: e.settled, moving: e.moving) }
+            static func state(settled: Bool, moving: Bool) -> String { settled ? (moving ? "moving" : "settled") : "learning" }
+        }
+
         var content: JSON {
-            .object([
-                ("swing", .string(swing.map { $0.settled ? ($0.moving ? "moving" : "settled") : "learning" })),
-                ("offer", .string(offer?.says)),
-                ("suggested_radius", .number(suggestedRadius?.value)),
+            let key = Key(self)
+            return .object([
+                ("swing", .string(key.swing)),
+                ("offer", .string(key.offer)),
+                ("suggested_radius", .number(key.suggestedRadius)),
             ] as [(String, JSON?)])
         }
 

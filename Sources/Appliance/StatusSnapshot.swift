@@ -54,6 +54,10 @@ struct StatusSnapshot: Hashable, Sendable {
     var gps: GPS
     var faults: [Fault]
     var faultSounding: Bool
+    /// The receiver's measured wander, and the radius advice when the alert radius is too
+    /// close to the swing for it (Docs/verdict.md).
+    var wander: Meters? = nil
+    var radiusAdvice: String? = nil
     /// The Systems Check as the box ran it.
     var checks: [SystemsCheck.Row]
     /// At a glance (StatusSnapshot+Glance.swift): where the boat is, the farthest it has been
@@ -100,7 +104,8 @@ extension StatusSnapshot {
             wontRing: status.wontRing,
             anchor: status.anchor, radius: status.radius, distance: status.distance,
             gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
-            faults: status.faults, faultSounding: status.faultSounding, checks: checks,
+            faults: status.faults, faultSounding: status.faultSounding,
+            wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
             glance: Glance(status))
     }
 
@@ -125,6 +130,7 @@ extension StatusSnapshot {
             ("radius", .number(radius.value)),
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
             ("fault_sounding", .bool(faultSounding)),
+            ("radius_advice", .string(radiusAdvice)),
             ("checks", .array(checks.map(\.json))),
             ("glance", glance.content),
         ] as [(String, JSON?)])
@@ -165,7 +171,9 @@ extension StatusSnapshot {
             ("gps", JSON.object([
                 ("reading_at", .number(gps.readingAt?.seconds)),
                 ("accuracy_m", .number(gps.accuracy?.value)),
+                ("wander_m", .number(wander?.value)),
             ])),
+            ("radius_advice", .string(radiusAdvice)),
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
@@ -224,6 +232,8 @@ extension StatusSnapshot {
                   try need(f["says"]?.string, "fault.says"), pushes: f["pushes"]?.bool ?? true)
         }
         faultSounding = json["fault_sounding"]?.bool ?? false
+        wander = g?["wander_m"]?.double.map { Meters($0) }
+        radiusAdvice = json["radius_advice"]?.string
         checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
         glance = Glance(json: json)
     }

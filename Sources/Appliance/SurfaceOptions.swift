@@ -14,8 +14,8 @@ struct SurfaceOptions {
         """
 
     static let historyHelp = """
-          --journal DIR        the box's log (journal.directory, default /var/lib/anchor-alert)
-          --history FILE       read history from a JSON lines file instead of the log
+          --journal DIR        the box's journal (journal.directory, default /var/lib/anchor-alert)
+          --history FILE       read history from a JSON lines file instead of the journal
         """
 
     static func take(from a: inout Arguments) throws -> SurfaceOptions {

@@ -42,7 +42,9 @@ enum Surfaces {
     /// say Yes while no fault is raised (each driver raises its fault when it fails). A part
     /// `run` did not start stays "can't tell", never Yes.
     static func fitted(gpsd: Bool, buzzer: Bool, switchAndButton: Bool, ring: Bool, siren: Bool) -> Set<SystemsCheck.Component> {
-        var set: Set<SystemsCheck.Component> = [.configuration]
+        // The journal is always there: its driver raises the journal fault when a write or a
+        // sync fails, so no fault means every decision so far was synced.
+        var set: Set<SystemsCheck.Component> = [.configuration, .journal]
         if gpsd { set.formUnion([.gpsd, .receiver]) }
         if buzzer { set.insert(.buzzer) }
         if switchAndButton { set.formUnion([.armSwitch, .button]) }

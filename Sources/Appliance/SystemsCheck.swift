@@ -88,12 +88,23 @@ enum SystemsCheck {
             }
         }
 
+        /// The part in words, for "no arm switch is fitted".
+        var name: String {
+            switch self {
+            case .armSwitch: "arm switch"
+            case .ledRing: "LED ring"
+            case .gpsd: "gpsd"
+            case .receiver: "GPS receiver"
+            default: rawValue.replacingUnderscores
+            }
+        }
+
         /// What the skipper can do about a failing row of this component, in the imperative.
         var remedy: String? {
             switch self {
             case .box: "Check the box has power, then run anchor-alert status"
             case .gpsReading: "Give the GPS antenna a clear view of the sky"
-            case .gpsd: "Restart the box"
+            case .gpsd: "Check gps.host and gps.port in the configuration, then restart the box"
             case .receiver: "Plug the GPS receiver back in"
             case .buzzer: "Check the buzzer's wires"
             case .armSwitch: "Check the arm switch's wires"
@@ -103,7 +114,7 @@ enum SystemsCheck {
             case .journal: "Restart the box; if it stays, replace the SD card"
             case .journalSpace: "Export and delete old nights: anchor-alert export"
             case .power: "Use a stronger power supply or a thicker cable"
-            case .clock: "Let the box see a GPS fix or a network to set its clock"
+            case .clock: "Let the box see a GPS reading or a network to set its clock"
             case .watchdog: nil
             case .configuration: "Fix the line the fault names, then restart the box"
             case .nmeaOut: "Free the port or set another in [nmea], then restart the box"
@@ -163,7 +174,14 @@ extension SystemsCheck {
         let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
         rows.append(gpsRow(status: status, fault: faults[.gpsLost]))
         let localByComponent = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
+        // Nothing that can sound: the buzzer and the siren rows both fail, whatever else they say.
+        let silence = Self.silence(faults: faults, fitted: fitted, absent: absent)
         for c in Component.allCases where c != .box && c != .gpsReading {
+            if let silence, c == .buzzer || c == .siren {
+                let fix = fitted.contains(c) ? c.remedy : "Fit a buzzer or a speaker: with neither the box can't ring"
+                rows.append(Row(c, .failing, "No: \(silence)", remedy: fix))
+                continue
+            }
             var faultRow: Row?
             if let kind = c.faultKind, let fault = faults[kind], c != .journalSpace {
                 faultRow = Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)")
@@ -175,6 +193,9 @@ extension SystemsCheck {
             }
             if let faultRow {
                 rows.append(faultRow)
+            } else if c == .receiver, let gpsd = faults[.gpsd] {
+                // With gpsd silent nobody can say whether the receiver is plugged in.
+                rows.append(Row(c, .unknown, "Can't tell: \(gpsd.message)"))
             } else if fitted.contains(c) {
                 rows.append(Row(c, .ok, "Yes"))
             } else if c.isNetworkOutput {
@@ -183,7 +204,7 @@ extension SystemsCheck {
             } else if absent.contains(c) {
                 rows.append(c == .buzzer
                     ? Row(c, .attention, "No: no buzzer fitted, the box rings only where a siren is fitted")
-                    : Row(c, .ok, c == .siren ? "No siren fitted: the buzzer rings alone" : "None fitted"))
+                    : Row(c, .ok, c == .siren ? "No siren fitted: the buzzer rings alone" : "No: no \(c.name) is fitted, nothing to check"))
             } else {
                 rows.append(Row(c, .unknown, "Can't tell: the box does not check this"))
             }
@@ -191,12 +212,39 @@ extension SystemsCheck {
         return rows
     }
 
+    /// Why nothing on this box can sound the alarm ("nothing can sound the alarm: the buzzer
+    /// has a fault and no siren is fitted"), or nil when something can, or when the box can't
+    /// tell (a sounder neither fitted nor said to be absent).
+    static func silence(faults: [FaultKind: Fault], fitted: Set<Component>, absent: Set<Component>) -> String? {
+        func why(_ c: Component, _ kind: FaultKind, _ name: String) -> String? {
+            if fitted.contains(c) { return faults[kind] == nil ? nil : "the \(name) has a fault" }
+            return absent.contains(c) ? "no \(name) is fitted" : nil
+        }
+        guard let buzzer = why(.buzzer, .buzzer, "buzzer"), let siren = why(.siren, .siren, "siren") else { return nil }
+        return "nothing can sound the alarm: \(buzzer) and \(siren)"
+    }
+
+    /// The status's "Won't ring" line with the sounders counted: nothing that can sound is the
+    /// first reason the box won't ring, before anything the watch says.
+    static func wontRing(_ status: WatchStatus, fitted: Set<Component>, absent: Set<Component>) -> String {
+        let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
+        guard let silence = silence(faults: faults, fitted: fitted, absent: absent) else { return status.wontRing }
+        return "Won't ring: " + silence
+    }
+
     static func gpsRow(status: WatchStatus, fault: Fault?) -> Row {
-        if let fault { return Row(.gpsReading, .failing, "No: \(fault.message)") }
+        if let fault {
+            // The remedy of the cause: a clear sky does nothing for a gpsd that isn't answering.
+            let kinds = Set(status.faults.map(\.kind))
+            let cause: Component? = kinds.contains(.gpsd) ? .gpsd : kinds.contains(.receiver) ? .receiver : nil
+            return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy)
+        }
         if case .cantJudge(let reason) = status.verdict {
             return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
+        // The receiver wanders too far for this alert radius: it judges, but not reliably.
+        if let advice = status.radiusAdvice { return Row(.gpsReading, .attention, "Yes, but \(advice)") }
         // No age or accuracy here: they change with every fix, and `status` shows them.
         return Row(.gpsReading, .ok, "Yes")
     }
@@ -223,4 +271,8 @@ extension SystemsCheck {
         if unknown > 0 { parts.append("\(unknown) unknown") }
         return "Systems Check: " + parts.joined(separator: ", ")
     }
+}
+
+private extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
 }

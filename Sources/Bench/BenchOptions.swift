@@ -1,6 +1,6 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int) }
+    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int), anchorEstimate }
 
     var mode: Mode = .detection
     var quick = false
@@ -9,7 +9,7 @@ struct BenchOptions {
     /// Nights per 1 Hz receiver class in the full run (the target is 1,000).
     var nights = 1000
     /// Nights per held-out capture and receiver class.
-    var heldOutNights = 30
+    var heldOutNights = 20
     /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
     enum Part: String { case all, main, conditions, heldOut = "held-out" }
     var part = Part.all
@@ -25,6 +25,7 @@ struct BenchOptions {
                anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
                anchor-bench --holding-log FILE SECONDS
+               anchor-bench --anchor [--quick] [--data DIR]
         Replays simulated nights and drags and the real captures through the watch core and
         the peers' rules, and prints false alarms and alarm delays. --quick is the CI smoke run.
         --check runs the deterministic regression set and exits 1 if any run fails.
@@ -43,6 +44,7 @@ struct BenchOptions {
             switch args[i] {
             case "--quick": quick = true
             case "--tune": mode = .tune
+            case "--anchor": mode = .anchorEstimate
             case "--check": mode = .check
             case "--rule": rule = try value()
             case "--part":

@@ -17,14 +17,16 @@ enum BoxTuning {
             change(&s)
             return (label, s)
         }
-        // Only fields every detector so far has; a new detector adds its own knobs here.
-        let base = WatchSettings().confirmation
+        // The adaptive rule's three evidence knobs (Docs/verdict.md): the confirmation h (seconds
+        // of one wander beyond the deadband), the deadband k (wanders beyond the radius that
+        // count as nothing) and the fastest ring.
+        let d = WatchSettings()
         return [
-            ("defaults", WatchSettings()),
-            variant("confirmation x 0.5") { $0.confirmation = base * 0.5 },
-            variant("confirmation x 0.75") { $0.confirmation = base * 0.75 },
-            variant("confirmation x 1.5") { $0.confirmation = base * 1.5 },
-            variant("confirmation x 2") { $0.confirmation = base * 2 },
+            ("defaults", d),
+            variant("confirmation x 0.5") { $0.confirmation = d.confirmation * 0.5 },
+            variant("confirmation x 2") { $0.confirmation = d.confirmation * 2 },
+            variant("deadband - 0.5") { $0.deadband = d.deadband - 0.5 },
+            variant("deadband + 0.5") { $0.deadband = d.deadband + 0.5 },
         ]
     }
 
@@ -35,10 +37,12 @@ enum BoxTuning {
         switch name {
         case "defaults": return s
         case "one-fix":
-            // The evidence rule switched off as far as the settings allow (min_fixes 1,
-            // confirmation 0: part of the combination the issue names).
+            // The evidence rule switched off as far as the settings allow: no deadband, one fix
+            // enough, the shortest confirmation (what the configuration would refuse).
             s.minFixes = 1
-            s.confirmation = .zero
+            s.deadband = 0
+            s.confirmation = .seconds(1)
+            s.fastest = .seconds(1)
             return s
         default: return nil
         }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Recordings
 import WatchCore
 
 /// The search that chose the watch's defaults: a grid of evidence-rule settings, each replayed
@@ -12,6 +16,29 @@ enum Tuning {
         var missedGood = 0, missedPoor = 0
     }
 
+    /// Candidate evidence rules, through the real watch core: confirmation (s), fastest (s),
+    /// deadband (wanders), noise prior (m), swing span (s).
+    static func grid() -> [(label: String, settings: WatchSettings)] {
+        func rule(_ confirmation: Double, _ fastest: Double, _ deadband: Double, prior: Double = 5,
+                  swing: Double = 300) -> (label: String, settings: WatchSettings) {
+            var s = WatchSettings()
+            s.confirmation = .seconds(confirmation)
+            s.fastest = .seconds(fastest)
+            s.deadband = deadband
+            s.noisePrior = Meters(prior)
+            s.swingSpan = .seconds(swing)
+            return ("c\(Format.fixed(confirmation)) f\(Format.fixed(fastest)) k\(Format.fixed(deadband, 1)) p\(Format.fixed(prior)) s\(Format.fixed(swing))", s)
+        }
+        var out: [(label: String, settings: WatchSettings)] = []
+        let list = getenv("ANCHOR_TUNE_GRID").map { String(cString: $0) } ?? "5,3,0.5 5,3,0.75 5,2.5,1 10,5,0.75"
+        for item in list.split(separator: " ") {
+            let v = item.split(separator: ",").compactMap { Double($0) }
+            guard v.count >= 3 else { continue }
+            out.append(rule(v[0], v[1], v[2], prior: v.count > 3 ? v[3] : 5, swing: v.count > 4 ? v[4] : 300))
+        }
+        return out
+    }
+
     static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
         var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
@@ -19,6 +46,15 @@ enum Tuning {
             for i in 0..<nights {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
+                if getenv("ANCHOR_TUNE_DEBUG") != nil {
+                    var o = Replay.Options()
+                    o.settings = rows[0].settings
+                    o.radius = Meters(s.radius)
+                    o.anchor = s.anchor
+                    o.arm = true
+                    let w = Replay.run(s.readings, options: o).watch
+                    print("debug \(profile.label) night \(i): rms \(Format.fixed(s.noiseRMS, 1)) swing \(Format.fixed(s.swingRadius, 1)) measured sigma \(Format.fixed(w.noise.sigma(o.settings), 1)) swing \(Format.fixed(w.noise.swing, 1)) advice \(w.status(at: w.lastReading!.received).radiusAdvice ?? "-")")
+                }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)
                     if c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) != nil {
@@ -26,9 +62,11 @@ enum Tuning {
                     }
                 }
             }
+            printError("  \(profile.label): nights done, \(rows.map { "\($0.falseGood + $0.falsePoor + $0.falsePoorGoodEph)" }.joined(separator: " ")) false")
             for i in 0..<(profile.ephFollowsNoise ? drags : 0) {
-                let s = Scenario(kind: .drag(knots: 0.5), profile: profile, margin: margin,
-                                 seed: DetectionBench.seed(2, tag, 5, UInt64(i)), sources: sources)
+                let knots = getenv("ANCHOR_TUNE_KNOTS").flatMap { Double(String(cString: $0)) } ?? 0.5
+                let s = Scenario(kind: .drag(knots: knots), profile: profile, margin: margin,
+                                 seed: DetectionBench.seed(2, tag, UInt64(knots * 10), UInt64(i)), sources: sources)
                 guard let exit = s.exitT, let breakout = s.breakoutT else { continue }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)

@@ -70,9 +70,24 @@ case .check:
     }
     print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
 
+case .anchorEstimate:
+    let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
+    print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in
+        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    })
+
 case .tune:
-    let nights = options.quick ? 4 : 400, drags = options.quick ? 4 : 100
-    let rows = Tuning.run(sources: library.sources, nights: nights, drags: drags, rate: 1, grid: BoxTuning.candidates())
+    let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
+    let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)
+    let drags = env("ANCHOR_TUNE_DRAGS") ?? (options.quick ? 4 : 100)
+    // ANCHOR_TUNE_HALF=0 or 1: only the even or the odd captures lend their noise (tune on one
+    // half, measure on the other).
+    var sources = library.sources
+    if let half = env("ANCHOR_TUNE_HALF") {
+        sources = sources.enumerated().filter { $0.offset % 2 == half }.map(\.element)
+        printError("  noise from \(sources.map(\.name).joined(separator: ", "))")
+    }
+    let rows = Tuning.run(sources: sources, nights: nights, drags: drags, rate: 1, grid: getenv("ANCHOR_TUNE_GRID") != nil ? Tuning.grid() : BoxTuning.candidates())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
         return [r.label, "\(r.falseGood)", "\(r.falsePoor)", "\(r.falsePoorGoodEph)",
@@ -94,8 +109,8 @@ case .detection:
     var plan = DetectionBench.Plan(
         cells: main ? [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)] : [],
         nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
-                 .good(10): quick ? 1 : 50, .poor(10): quick ? 1 : 50],
-        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20])
+                 .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20],
+        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 10, .poor(10): quick ? 1 : 10])
     if !conditions { plan.conditions = [] }
     plan.conditionNights = quick ? 1 : 100
     plan.conditionDrags = quick ? 1 : 40

@@ -43,7 +43,7 @@ extension Journal {
             }
             let bytes: [UInt8]
             do {
-                bytes = try fs.read(path)
+                bytes = try fs.read(path, limit: JournalConstants.maxSegmentRead)
             } catch {
                 let e = error as? FileSystemError ?? FileSystemError(.read, path, .io)
                 segmentNotes.append([.unreadableSegment(segment: name, error: e)])
@@ -63,7 +63,13 @@ extension Journal {
             }
             var these = summary.notes
             var size = bytes.count
-            if summary.cutTail {
+            let whole = bytes.count < JournalConstants.maxSegmentRead || ((try? fs.size(path)) ?? 0) <= bytes.count
+            if !whole {
+                // Never cut what was not read.
+                size = (try? fs.size(path)) ?? bytes.count
+                these.append(.oversized(segment: name, bytes: size, read: bytes.count))
+            }
+            if summary.cutTail, whole {
                 do {
                     let file = try fs.openForAppending(path)
                     defer { file.close() }

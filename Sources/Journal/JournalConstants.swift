@@ -23,6 +23,10 @@ public enum JournalConstants {
 
     // Defaults of `JournalLimits`, sized for a small SD card.
     public static let defaultSegmentBytes = 1 << 20
+    /// Recovery reads at most this much of a segment: the largest segment_bytes the
+    /// configuration allows (64 MiB) and a commit's worth more. A bigger file is no segment
+    /// the box wrote; its first part is read and it is never truncated.
+    public static let maxSegmentRead = (64 << 20) + (1 << 20)
     public static let defaultTotalBytes = 32 << 20
     public static let defaultMinFreeBytes: Int64 = 8 << 20
     public static let defaultCalmTrackInterval: Duration = .seconds(10)
@@ -84,6 +88,7 @@ enum WireCode {
         case .stale: 3
         case .poorAccuracy: 4
         case .implausible: 5
+        case .tooFewReadings: 6
         }
     }
 

@@ -7,6 +7,8 @@ public protocol JournalFileSystem: AnyObject {
     /// Creates `path` and its missing parents; an existing directory is fine.
     func makeDirectory(_ path: String) throws
     func read(_ path: String) throws -> [UInt8]
+    /// At most the first `limit` bytes of `path`: recovery never reads a file whole unbounded.
+    func read(_ path: String, limit: Int) throws -> [UInt8]
     func size(_ path: String) throws -> Int
     /// Creates a new file for appending; fails with EEXIST if it exists.
     func create(_ path: String) throws -> any JournalFile
@@ -44,4 +46,9 @@ extension JournalFileSystem {
         try rename(temporary, to: path)
         try syncDirectory(directory)
     }
+}
+
+extension JournalFileSystem {
+    /// For file systems that only read whole files (test doubles): the bound is applied after.
+    public func read(_ path: String, limit: Int) throws -> [UInt8] { Array(try read(path).prefix(limit)) }
 }

@@ -49,7 +49,11 @@ public struct JournalReader {
             let name = SegmentName.name(sequence)
             let bytes: [UInt8]
             do {
-                bytes = try fs.read(directory + "/" + name)
+                bytes = try fs.read(directory + "/" + name, limit: JournalConstants.maxSegmentRead)
+                if bytes.count == JournalConstants.maxSegmentRead,
+                   let size = try? fs.size(directory + "/" + name), size > bytes.count {
+                    notes.append(.oversized(segment: name, bytes: size, read: bytes.count))
+                }
             } catch {
                 let e = error as? FileSystemError ?? FileSystemError(.read, name, .io)
                 notes.append(.unreadableSegment(segment: name, error: e))

@@ -113,7 +113,14 @@ public final class JournalWriter: @unchecked Sendable {
     /// Hands one turn's actions to the writer. Returns a ticket when any of them must be durable
     /// before it is confirmed (its completion says whether it is); nil when they only queue.
     public func record(_ actions: [Action], pace: TrackPace, at stamp: Stamp) -> Ticket? {
-        let urgent = actions.contains { JournalRecord.from($0, at: stamp.monotonic)?.type.isDurableAtOnce ?? false }
+        var urgent = false
+        var any = false
+        for action in actions {
+            guard let record = JournalRecord.from(action, at: stamp.monotonic) else { continue }
+            any = true
+            if record.type.isDurableAtOnce { urgent = true }
+        }
+        guard any else { return nil }
         if urgent {
             nextTicket += 1
             let ticket = Ticket(number: nextTicket)
@@ -123,7 +130,6 @@ public final class JournalWriter: @unchecked Sendable {
             enqueue(.record(actions, pace, stamp, ticket), wake: true)
             return ticket
         }
-        guard actions.contains(where: { JournalRecord.from($0, at: stamp.monotonic) != nil }) else { return nil }
         if quietSince == nil { quietSince = stamp.monotonic }
         if pace == .attention { quietAttention = true }
         quietQueued += 1

@@ -36,16 +36,20 @@ public final class PosixFileSystem: JournalFileSystem {
         }
     }
 
-    public func read(_ path: String) throws -> [UInt8] {
+    public func read(_ path: String) throws -> [UInt8] { try read(path, limit: Int.max) }
+
+    public func read(_ path: String, limit: Int) throws -> [UInt8] {
         let fd = try check(.read, path) { open(path, O_RDONLY | O_CLOEXEC) }
         defer { _ = Glibc.close(fd) }
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = try check(.read, path) { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+        while out.count < limit {
+            let want = min(chunk.count, limit - out.count)
+            let n = try check(.read, path) { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, want) } }
             if n == 0 { return out }
             out.append(contentsOf: chunk[0..<Int(n)])
         }
+        return out
     }
 
     public func size(_ path: String) throws -> Int {

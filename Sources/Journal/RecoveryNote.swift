@@ -11,6 +11,9 @@ public enum RecoveryNote: Hashable, Sendable, CustomStringConvertible {
     case unknownType(segment: String, offset: Int, type: UInt8)
     case malformed(segment: String, offset: Int, type: RecordType)
     case unreadableSegment(segment: String, error: FileSystemError)
+    /// Larger than any segment the box writes: only its first `read` bytes were read, and it
+    /// was left as it is.
+    case oversized(segment: String, bytes: Int, read: Int)
     /// No journal at all (a new box, or a wiped card).
     case missing
     /// Segments exist but none could be read: the memory is lost.
@@ -28,6 +31,7 @@ public enum RecoveryNote: Hashable, Sendable, CustomStringConvertible {
         case .unknownType(let s, let o, let t): "Journal: skipped a record of unknown type \(t) at \(s) offset \(o)"
         case .malformed(let s, let o, let t): "Journal: skipped a damaged \(t) record at \(s) offset \(o)"
         case .unreadableSegment(let s, let e): "Journal: can't read \(s), \(e)"
+        case .oversized(let s, let n, let r): "Journal: \(s) is \(n) bytes, larger than any segment the box writes; read its first \(r) bytes"
         case .missing: "Journal: none found, started a new one"
         case .unreadable: "Journal: can't read the old journal, started a new one"
         case .notTruncated(let s, let e): "Journal: can't cut the damaged end of \(s), \(e)"
@@ -36,11 +40,14 @@ public enum RecoveryNote: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether this note raises the journal fault (the rest are for the log and the recap).
-    /// Torn and zeroed tails are what a power cut leaves: expected, not a fault.
+    /// Torn and zeroed tails are what a power cut leaves: expected, not a fault; nor is a first
+    /// start's empty directory.
     public var isFault: Bool {
         switch self {
         case .tornTail, .zeroedTail, .unknownType: false
-        case .bytesLost, .malformed, .unreadableSegment, .missing, .unreadable, .notTruncated, .notWritable: true
+        // A new box (or a new card) has no journal: a new one is not a failing one.
+        case .missing: false
+        case .bytesLost, .malformed, .unreadableSegment, .oversized, .unreadable, .notTruncated, .notWritable: true
         }
     }
 

@@ -121,10 +121,11 @@ public struct Replay {
 
     private mutating func note(_ actions: [Action], t: Double) {
         for action in actions {
-            let status = watch.status(at: now)
+            // The status (its words, the distance) only for what is recorded: most actions are
+            // a fix's track, and building the status for each would cost more than the watch.
             func add(_ kind: Record.Kind, detail: String? = nil, code: String? = nil) {
                 records.append(Record(t: t, kind: kind, verdict: watch.verdict, alarm: watch.alarm,
-                                      distance: status.distance, detail: detail, code: code))
+                                      distance: watch.status(at: now).distance, detail: detail, code: code))
             }
             switch action {
             case .verdictChanged: add(.verdict)

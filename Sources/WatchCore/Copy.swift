@@ -23,10 +23,11 @@ public enum Copy {
     public static func cantJudge(_ reason: CantJudgeReason) -> String {
         switch reason {
         case .noReading: "No GPS reading yet"
-        case .noFix: "GPS has no fix"
+        case .noFix: "GPS has no position"
         case .stale: "GPS reading is old"
         case .poorAccuracy: "GPS accuracy is too poor for the alert radius"
         case .implausible: "GPS reading jumped further than a boat can move"
+        case .tooFewReadings: "Too few GPS readings to judge"
         }
     }
 
@@ -74,6 +75,12 @@ public enum Copy {
 
     public static func gpsLostFault(for grace: Duration) -> String {
         "GPS: no usable GPS reading for \(countdown(grace)), can't judge a drag"
+    }
+
+    /// The radius advice: the receiver wanders too far for the margin between the swing and the
+    /// alert radius. Says what would ring reliably; never widens the radius itself.
+    public static func radiusAdvice(wander: Meters, reliable: Meters) -> String {
+        "GPS wanders about \(Int(wander.value.rounded())) m: an alert radius of \(Int(reliable.value)) m or more rings reliably"
     }
 
     /// m:ss, with mono-digit-friendly zero padding.

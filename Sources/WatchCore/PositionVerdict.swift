@@ -40,4 +40,6 @@ public enum CantJudgeReason: String, Hashable, Sendable, CaseIterable {
     case poorAccuracy = "poor_accuracy"
     /// Fixes arrive, but jump further than a boat can move: a receiver gone mad.
     case implausible
+    /// Too few usable fixes of late to say the boat is holding (after a gap, a restart, a mark).
+    case tooFewReadings = "too_few_readings"
 }

@@ -32,6 +32,8 @@ public struct SwingEstimator: Sendable {
         public var minSwingRadius = 6.0
         public var maxSwingRadius = 400.0
         public var movingSpan: Duration = .seconds(15 * 60)
+        /// Never settled sooner than this after learning began: a minute of yaw is no swing.
+        public var minLearning: Duration = .seconds(10 * 60)
         public init() {}
     }
 
@@ -127,6 +129,9 @@ public struct SwingEstimator: Sendable {
         // the receiver's wander are slow and move neighbouring cells together. Count a 10
         // degree sector of the arc as one independent piece of evidence, not each cell.
         circle.u95 = max(circle.u95 * (circle.weight / Double(max(bins, 1))).squareRoot(), circle.u95)
+        // A receiver's slow wander moves every cell of a stretch of arc together, so it does
+        // not average out: the centre is known no better than twice the spread about the circle.
+        circle.u95 = max(circle.u95, 2 * circle.sigma)
         var farthest = 0.0
         for c in cells.values where c.count >= 2 {
             let e = c.east / Double(c.count) - circle.a, n = c.north / Double(c.count) - circle.b
@@ -134,7 +139,8 @@ public struct SwingEstimator: Sendable {
         }
         let plausible = circle.r >= settings.minSwingRadius && circle.r <= settings.maxSwingRadius
             && circle.sigma <= 0.35 * circle.r
-        let settled = plausible && arc >= settings.minArc
+        let learnt = now - (since ?? now) >= settings.minLearning && circle.weight >= 10
+        let settled = plausible && learnt && arc >= settings.minArc
             && circle.u95 <= max(settings.settleUncertainty, settings.settleFraction * circle.r)
         // Moving: the centre now against the settled centre of `movingSpan` ago (or the oldest
         // since it settled, once it has been settled that long).

@@ -86,3 +86,21 @@ func atan2Rad(_ y: Double, _ x: Double) -> Double {
     if x < 0 { a = Double.pi - a }
     return y < 0 ? -a : a
 }
+
+/// e^x for the evidence's decay (x <= 0 there, but any finite x works): x = n ln 2 + r with
+/// |r| <= ln 2 / 2, e^r by its Taylor series to r^14 (remainder below 1e-17), scaled by 2^n.
+func expCore(_ x: Double) -> Double {
+    guard x.isFinite else { return x > 0 ? .infinity : 0 }
+    if x < -745 { return 0 }
+    if x > 709 { return .infinity }
+    let ln2 = 0.693_147_180_559_945_309_4
+    let n = (x / ln2).rounded()
+    let r = x - n * ln2
+    var t = 1.0
+    var k = 14.0
+    while k >= 1 {
+        t = 1 + r * t / k
+        k -= 1
+    }
+    return t * Double(sign: .plus, exponent: Int(n), significand: 1)
+}

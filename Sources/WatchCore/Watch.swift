@@ -24,28 +24,47 @@ public struct Watch: Sendable {
     private var lastRejection: CantJudgeReason?
     /// Usable fixes of the last `markSpan`, newest last: what a mark averages.
     private var recentFixes: [GPSReading] = []
-    /// The evidence: usable fixes of the last `window` (and of `driftSpan`, if longer) with
-    /// their distance to the anchor, oldest first from `samplesHead`. Kept as a queue so a fix
-    /// costs the same however many the window holds.
+    /// Usable fixes of the last `window` with their distance to the anchor, oldest first from
+    /// `samplesHead` (a queue, so a fix costs the same however many the window holds): what
+    /// Holding needs enough of, and what a new alert radius is judged again on.
     private var samples: [Sample] = []
     private var samplesHead = 0
-    /// The first sample inside `window`; older ones only feed the drift.
-    private var windowHead = 0
-    /// How many samples from `windowHead` on count as outside, kept as fixes come and go.
-    private var outsideInWindow = 0
-    /// Checking's progress toward dragging (0 to 1), when it was last brought up to date, and
-    /// the confirmation time it fills over from then on (shorter while the boat drifts away).
-    private var progress: Double?
-    private var progressAt: Instant = .zero
-    private var fillingOver: Duration = .zero
-    private var cantJudgeSince: Instant?
+    /// The evidence that the boat stands beyond the alert radius (Docs/verdict.md), in seconds
+    /// of one wander beyond the deadband, as of the fix at `evidenceAt`.
+    private var evidence = 0.0
+    private var evidenceAt: Instant?
+    /// The receiver's measured wander.
+    public private(set) var noise = NoiseEstimate()
+    /// Can't-judge time less judged time while armed (never below zero), when it was last
+    /// brought up to date, and since when the watch has judged without a break.
+    private var gpsDebt: Duration = .zero
+    private var gpsDebtAt: Instant?
+    private var judgedSince: Instant?
 
     struct Sample: Hashable, Sendable {
         var at: Instant
         var distance: Double
         var accuracy: Double
-        /// Outside the alert radius by more than `accuracyWeight` of its reported accuracy.
-        var outside: Bool
+        /// 1 for a 3D fix with a reported accuracy, `weakWeight` otherwise.
+        var weight: Double
+    }
+
+    /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
+    /// about its own slow mean (the swing), in a running root mean square.
+    public struct NoiseEstimate: Hashable, Sendable {
+        /// The slow mean of the distance to the anchor (where the boat lies), meters.
+        public internal(set) var level: Double?
+        /// The farthest that slow mean has been since the anchor was marked: the swing, meters.
+        public internal(set) var swing: Double = 0
+        var variance: Double?
+        /// Seconds of fixes the measurement has seen.
+        public internal(set) var measuredFor: Double = 0
+        var lastAt: Instant?
+
+        /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
+        public func sigma(_ s: WatchSettings) -> Double {
+            max(s.noiseFloor.value, (variance ?? s.noisePrior.value * s.noisePrior.value).squareRoot())
+        }
     }
 
     public init(settings: WatchSettings = WatchSettings()) {
@@ -118,15 +137,17 @@ public struct Watch: Sendable {
         if let usable = lastUsable, anchor != nil {
             consider(usable.received + settings.staleAfter + .milliseconds(1))
         }
-        if windowHead < samples.count { consider(samples[windowHead].at + settings.window + .milliseconds(1)) }
-        if let progress, verdict.kind == .checking {
-            // Progress is drawn on the ring: wake once a second while checking, and at the end.
-            let end = progressAt + .seconds(max(0, 1 - progress) * fillingOver.seconds)
-            consider(min(end, now + .seconds(1)))
+        if samplesHead < samples.count { consider(samples[samplesHead].at + settings.window + .milliseconds(1)) }
+        if verdict.kind == .checking {
+            // Progress is drawn on the ring: wake once a second while checking.
+            consider(now + .seconds(1))
         }
         if case .snoozed(let until, _) = alarm { consider(until) }
-        if alarm.isArmed, let since = cantJudgeSince, faults[.gpsLost] == nil {
-            consider(since + settings.gpsGrace)
+        if alarm.isArmed, faults[.gpsLost] == nil, verdict.kind == .cantJudge {
+            consider(now + (settings.gpsGrace - gpsDebt) + .milliseconds(1))
+        }
+        if alarm.isArmed, faults[.gpsLost] != nil, let since = judgedSince {
+            consider(since + Self.gpsClearAfter)
         }
         return next
     }
@@ -150,14 +171,14 @@ public struct Watch: Sendable {
         lastRejection = nil
         lastUsable = reading
         recentFixes.append(reading)
-        recentFixes.removeAll { reading.received - $0.received > settings.markSpan }
+        recentFixes.removeAll { reading.received - $0.received > max(settings.markSpan, settings.window) }
         if recentFixes.count > 64 { recentFixes.removeFirst(recentFixes.count - 64) }
 
         var distance: Meters?
         if let anchor {
             let d = Geodesy.distance(anchor, position)
             distance = d
-            addSample(at: reading.received, distance: d.value, accuracy: reading.accuracy?.value ?? 0)
+            addSample(reading, distance: d.value)
             learnSwing(position, distance: d, at: reading.received)
         }
         out.append(.track(reading, distance: distance))
@@ -177,6 +198,7 @@ public struct Watch: Sendable {
     /// Recomputes the verdict, then the alarm, from the evidence at `now`.
     private mutating func reassess(at now: Instant, into out: inout [Action]) {
         let old = verdict
+        settleGPSDebt(at: now, judging: old.kind != .cantJudge)
         verdict = judge(at: now)
         if old.kind != verdict.kind { out.append(.verdictChanged(from: old, to: verdict)) }
         if verdict.kind == .checking, old.kind == .holding { out.append(.chirp(.checking)) }
@@ -185,89 +207,91 @@ public struct Watch: Sendable {
     }
 
     private mutating func judge(at now: Instant) -> PositionVerdict {
-        guard anchor != nil else {
-            progress = nil
-            return .noAnchor
-        }
+        guard anchor != nil else { return .noAnchor }
         forgetSamples(before: now)
         guard let usable = lastUsable, now - usable.received <= settings.staleAfter else {
-            progress = nil
             return .cantJudge(cantJudgeReason(at: now))
         }
-        let count = samples.count - windowHead
-        // Too few fixes left in the window to count a majority (fixes stopped, and the window
-        // empties before the last one goes stale): that is no evidence the boat came back, so
-        // checking or dragging stays as it was, its progress frozen, until staleness decides.
-        if count < settings.minFixes, verdict.kind == .checking || verdict.kind == .dragging, progress != nil {
-            progressAt = now
-            return verdict
-        }
-        let majority = count >= settings.minFixes
-            && Double(outsideInWindow) >= settings.majority * Double(count)
-        guard majority else {
-            progress = nil
-            return .holding
-        }
-        // Progress fills over the confirmation time, or the shorter drift confirmation while
-        // the boat moves steadily away: a drag keeps going, noise wanders back.
-        var p = 0.0
-        if let old = progress {
-            p = fillingOver > .zero ? old + (now - progressAt).seconds / fillingOver.seconds : 1
-        }
-        // Drift only ever shortens the verdict, whatever the configuration says.
-        fillingOver = driftingAway(at: now) ? min(settings.driftConfirmation, settings.confirmation) : settings.confirmation
-        if fillingOver <= .zero { p = 1 }
-        progress = p
-        progressAt = now
-        return p >= 1 ? .dragging : .checking(progress: max(0, p))
+        // A reading newer than the last usable fix that has no fix, or an accuracy too poor for
+        // the alert radius, is Can't judge at once: the box doesn't know where it is now.
+        if let rejection = lastRejection, rejection != .implausible { return .cantJudge(rejection) }
+        let e = evidence(at: now)
+        let h = settings.confirmation.seconds
+        if e >= h { return .dragging }
+        // More than one fix can carry: checking, filling with its progress.
+        if e > settings.evidencePerFix { return .checking(progress: min(max(e / h, 0), 1)) }
+        // Holding is a verdict too: it needs enough fixes. Too few is Can't judge.
+        if samples.count - samplesHead < settings.minFixes { return .cantJudge(.tooFewReadings) }
+        return .holding
     }
 
-    /// Whether the distance to the anchor over the last `driftSpan` rises at `driftSpeed` or
-    /// faster (least squares over every usable fix in the span, at least `minFixes` of them).
-    private func driftingAway(at now: Instant) -> Bool {
-        guard settings.driftSpan > .zero else { return false }
-        var n = 0.0, st = 0.0, sd = 0.0, stt = 0.0, std = 0.0
-        for s in samples[samplesHead...] where now - s.at <= settings.driftSpan {
-            let t = (s.at - now).seconds
-            n += 1
-            st += t
-            sd += s.distance
-            stt += t * t
-            std += t * s.distance
+    /// The evidence at `now`: as of the last fix, decayed over the time since then beyond the
+    /// second a fix stands for.
+    private func evidence(at now: Instant) -> Double {
+        guard let at = evidenceAt else { return 0 }
+        let missing = (now - at).seconds - 1
+        return missing > 0 ? evidence * expCore(-missing / settings.memory.seconds) : evidence
+    }
+
+    /// One usable fix at `distance` meters from the anchor: its evidence, its sample, and what it
+    /// tells about the receiver's wander.
+    private mutating func addSample(_ reading: GPSReading, distance: Double) {
+        let t = reading.received
+        let accuracy = reading.accuracy?.value ?? 0
+        let weight = reading.mode == .threeD && reading.accuracy != nil ? 1 : settings.weakWeight
+        let gap = evidenceAt.map { max((t - $0).seconds, 0) } ?? 1
+        credit(distance: distance, accuracy: accuracy, weight: weight, gap: gap, at: t)
+        if evidence <= settings.evidencePerFix { learnNoise(distance: distance, gap: gap, at: t) }
+        samples.append(Sample(at: t, distance: distance, accuracy: accuracy, weight: weight))
+    }
+
+    /// Page's cumulative sum on the excess beyond the alert radius in wanders, less the deadband,
+    /// clamped each way to what one fix may carry; decayed over any time no fix stood for.
+    private mutating func credit(distance: Double, accuracy: Double, weight: Double, gap: Double, at t: Instant) {
+        if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
+        let sigma = noise.sigma(settings)
+        let z = (distance - settings.accuracyWeight * accuracy - radius.value) / sigma - settings.deadband
+        let cap = settings.evidencePerFix
+        evidence = max(0, evidence + weight * min(max(z, -cap), cap) * min(gap, 1))
+        evidenceAt = t
+    }
+
+    private mutating func learnNoise(distance: Double, gap: Double, at t: Instant) {
+        let dt = min(gap, 10)
+        guard let level = noise.level else {
+            noise.level = distance
+            noise.swing = distance
+            noise.measuredFor = 0
+            return
         }
-        guard n >= Double(max(settings.minFixes, 2)) else { return false }
-        let variance = stt - st * st / n
-        guard variance > 1e-9 else { return false }
-        return (std - st * sd / n) / variance >= settings.driftSpeed
+        noise.measuredFor += dt
+        let a = dt / min(settings.swingSpan.seconds, noise.measuredFor)
+        let next = level + min(a, 1) * (distance - level)
+        noise.level = next
+        noise.swing = max(noise.swing, next)
+        let prior = settings.noisePrior.value * settings.noisePrior.value
+        let v = noise.variance ?? prior
+        let r = distance - next
+        let b = dt / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds)
+        noise.variance = v + min(b, 1) * (r * r - v)
     }
 
-    private mutating func addSample(at: Instant, distance: Double, accuracy: Double) {
-        let outside = distance - settings.accuracyWeight * accuracy > radius.value
-        samples.append(Sample(at: at, distance: distance, accuracy: accuracy, outside: outside))
-        if outside { outsideInWindow += 1 }
-    }
-
-    /// Drops samples that left the window (and the drift span), keeping the outside count.
+    /// Drops samples that left the window.
     private mutating func forgetSamples(before now: Instant) {
-        while windowHead < samples.count, now - samples[windowHead].at > settings.window {
-            if samples[windowHead].outside { outsideInWindow -= 1 }
-            windowHead += 1
-        }
-        let keep = max(settings.window, settings.driftSpan)
-        while samplesHead < windowHead, now - samples[samplesHead].at > keep { samplesHead += 1 }
+        while samplesHead < samples.count, now - samples[samplesHead].at > settings.window { samplesHead += 1 }
         if samplesHead >= 64, samplesHead * 2 >= samples.count {
             samples.removeFirst(samplesHead)
-            windowHead -= samplesHead
             samplesHead = 0
         }
     }
 
-    /// The alert radius changed: every sample is judged again against the new one.
-    private mutating func recountOutside() {
-        outsideInWindow = 0
-        for i in samples.indices {
-            samples[i].outside = samples[i].distance - settings.accuracyWeight * samples[i].accuracy > radius.value
-            if i >= windowHead, samples[i].outside { outsideInWindow += 1 }
+    /// The alert radius changed: the evidence is judged again from the window's fixes.
+    private mutating func rejudgeWindow() {
+        evidence = 0
+        evidenceAt = nil
+        for s in samples[samplesHead...] {
+            let gap = evidenceAt.map { max((s.at - $0).seconds, 0) } ?? 1
+            credit(distance: s.distance, accuracy: s.accuracy, weight: s.weight, gap: gap, at: s.at)
         }
     }
 
@@ -277,16 +301,37 @@ public struct Watch: Sendable {
         return .stale
     }
 
+    /// Judged this long without a break clears the GPS fault.
+    static let gpsClearAfter: Duration = .seconds(10)
+
+    /// Brings the GPS debt up to `now`: the time since it was last settled counts against it
+    /// while the watch could not judge, for it while it could.
+    private mutating func settleGPSDebt(at now: Instant, judging: Bool) {
+        defer { gpsDebtAt = now }
+        guard alarm.isArmed, anchor != nil, let at = gpsDebtAt else { return }
+        let elapsed = now - at
+        gpsDebt = judging ? max(.zero, gpsDebt - elapsed) : gpsDebt + elapsed
+    }
+
     private mutating func updateGPSFault(at now: Instant, into out: inout [Action]) {
-        if alarm.isArmed, verdict.kind == .cantJudge {
-            let since = cantJudgeSince ?? now
-            cantJudgeSince = since
-            if now - since >= settings.gpsGrace, faults[.gpsLost] == nil {
+        guard alarm.isArmed else {
+            gpsDebt = .zero
+            judgedSince = nil
+            if faults[.gpsLost] != nil { clear(.gpsLost, into: &out) }
+            return
+        }
+        if verdict.kind == .cantJudge {
+            judgedSince = nil
+            if gpsDebt >= settings.gpsGrace, faults[.gpsLost] == nil {
                 raise(Fault(.gpsLost, Copy.gpsLostFault(for: settings.gpsGrace)), into: &out)
             }
         } else {
-            cantJudgeSince = nil
-            if faults[.gpsLost] != nil { clear(.gpsLost, into: &out) }
+            let since = judgedSince ?? now
+            judgedSince = since
+            if faults[.gpsLost] != nil, now - since >= Self.gpsClearAfter {
+                gpsDebt = .zero
+                clear(.gpsLost, into: &out)
+            }
         }
     }
 
@@ -399,9 +444,10 @@ public struct Watch: Sendable {
             swingMarked(request, old: anchor, new: position)
             anchor = position
             resetEvidence()
-            if let usable = lastUsable, let p = usable.position, now - usable.received <= settings.window {
-                addSample(at: usable.received, distance: Geodesy.distance(position, p).value,
-                          accuracy: usable.accuracy?.value ?? 0)
+            // The fixes of the last window are judged against the new anchor at once, so a mark
+            // far from the boat is Checking, never Holding.
+            for fix in recentFixes where now - fix.received <= settings.window {
+                if let p = fix.position { addSample(fix, distance: Geodesy.distance(position, p).value) }
             }
             accept(decision, chirp: .mark, into: &out)
             // The switch already on ARM (a slide refused for no anchor): arm now, as the
@@ -433,8 +479,7 @@ public struct Watch: Sendable {
                 return refuse(decision, .radiusOutOfRange, into: &out)
             }
             radius = r
-            recountOutside()
-            progress = nil
+            rejudgeWindow()
             accept(decision, chirp: .radiusStep, into: &out)
         }
     }
@@ -442,10 +487,11 @@ public struct Watch: Sendable {
     private mutating func resetEvidence() {
         samples.removeAll()
         samplesHead = 0
-        windowHead = 0
-        outsideInWindow = 0
-        progress = nil
-        cantJudgeSince = nil
+        evidence = 0
+        evidenceAt = nil
+        noise = NoiseEstimate()
+        gpsDebt = .zero
+        judgedSince = nil
     }
 
     private func accept(_ decision: Decision, chirp: Chirp, until: Instant? = nil, into out: inout [Action]) {

@@ -1,32 +1,49 @@
 /// The watch's tunables. Defaults for the evidence rule come from the detection benchmark
-/// (Docs/benchmarks.md), not from taste; the configuration file may override each.
+/// (Docs/benchmarks.md, Docs/verdict.md), not from taste; the configuration file may override each.
 public struct WatchSettings: Hashable, Sendable {
     /// Alert radius until the skipper sets one.
     public var radius: Meters = 30
     public var radiusRange: ClosedRange<Double> = 5...500
 
-    /// How far back the evidence window reaches.
+    /// Holding needs at least `minFixes` usable fixes in the last `window`: fewer is Can't judge
+    /// (or the verdict it had, while the evidence still says Checking or Dragging).
     public var window: Duration = .seconds(20)
-    /// How long a majority outside must last before checking becomes dragging, when the boat
-    /// is not drifting away (see `driftConfirmation`).
-    public var confirmation: Duration = .seconds(60)
-    /// The share of fixes in the window that must lie outside for "checking".
-    public var majority: Double = 0.8
-    /// Fewest usable fixes in the window before a majority counts.
     public var minFixes: Int = 3
-    /// A fix counts as outside only when it is outside by more than this many of its own
-    /// reported accuracies (0 ignores accuracy). Off by default: the benchmark's rule reaches
-    /// zero false alarms on distance and drift alone, so a receiver that under-reports its
-    /// error (a poor one claiming HDOP 1) can't defeat it (Docs/benchmarks.md).
+
+    /// The evidence (Docs/verdict.md). Each usable fix adds, for the time it stands for (at most
+    /// a second), how far it lies beyond the alert radius in units of the receiver's measured
+    /// wander, less `deadband` of them: a boat standing one wander beyond that line rings after
+    /// `confirmation`, further out faster, never faster than `fastest`. Fixes inside take it away.
+    /// Defaults from the benchmark, tuned on half the captures and measured on the other half
+    /// (Docs/benchmarks.md, Docs/verdict.md): the quickest with no false alarm on either half
+    /// and a deadband a step back from the one that false-alarmed.
+    public var confirmation: Duration = .seconds(5)
+    public var fastest: Duration = .seconds(3)
+    /// Wanders beyond the alert radius that count as nothing.
+    public var deadband: Double = 1
+    /// While readings are missing or can't judge, the evidence decays with this time constant
+    /// rather than resetting (a drag through dropouts still adds up).
+    public var memory: Duration = .seconds(300)
+    /// A 2D fix, or one without a reported accuracy (a source that sends only RMC), counts this
+    /// much of a 3D fix with an accuracy: weaker evidence, never none.
+    public var weakWeight: Double = 0.5
+    /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
+    /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
-    /// Drift: a dragging boat moves steadily away from its anchor, noise wanders and comes back.
-    /// While the distance over the last `driftSpan` rises at `driftSpeed` m/s or faster (least
-    /// squares), checking fills over `driftConfirmation` instead of `confirmation`. A zero span
-    /// turns drift off; a boat that stays outside without drifting still rings after
-    /// `confirmation`.
-    public var driftSpan: Duration = .seconds(20)
-    public var driftSpeed: Double = 0.1
-    public var driftConfirmation: Duration = .seconds(20)
+
+    /// The receiver's wander, measured while anchored: the spread of the distance to the anchor
+    /// about its own slow mean (over `swingSpan`), averaged over `noiseSpan`. It starts at
+    /// `noisePrior` and never goes below `noiseFloor`.
+    public var noiseFloor: Meters = 1.5
+    public var noisePrior: Meters = 5
+    public var noiseSpan: Duration = .seconds(1800)
+    /// The prior counts as this much measurement: a receiver that is calm for its first minutes
+    /// doesn't talk the watch out of its caution at once.
+    public var noisePriorSpan: Duration = .seconds(600)
+    public var swingSpan: Duration = .seconds(300)
+    /// The alert radius that rings reliably clears the swing by this many wanders; a smaller one
+    /// gets the radius advice.
+    public var reliableMargin: Double = 2
 
     /// A fix older than this no longer counts: can't judge.
     public var staleAfter: Duration = .seconds(10)
@@ -36,8 +53,9 @@ public struct WatchSettings: Hashable, Sendable {
     /// Fastest a boat at anchor can plausibly move, m/s; faster jumps are a receiver gone mad.
     public var maxPlausibleSpeed: Double = 15
 
-    /// Armed with no usable GPS for this long raises the GPS fault (the fault pattern, never
-    /// the drag siren).
+    /// Armed and unable to judge for this long (counted as time can't judge less time judging,
+    /// so sparse readings add up and one usable fix doesn't start it again) raises the GPS fault
+    /// (the fault pattern, never the drag siren).
     public var gpsGrace: Duration = .seconds(60)
     public var snooze: Duration = .seconds(300)
 
@@ -50,4 +68,38 @@ public struct WatchSettings: Hashable, Sendable {
     public var markMaxOffset: Meters = 1000
 
     public init() {}
+
+    /// The most evidence one fix can add: a second's worth at the fastest rate.
+    var evidencePerFix: Double { confirmation.seconds / max(fastest.seconds, 1e-9) }
+
+    /// What is wrong with these settings taken together: each line says which rule of the
+    /// evidence it would break. Empty when they are sound.
+    public var problems: [String] {
+        var out: [String] = []
+        if minFixes < 2 {
+            out.append("watch.min_fixes must be 2 or more: one stray GPS reading must never judge the position")
+        }
+        if window.seconds < Double(minFixes) {
+            out.append("watch.window must be at least watch.min_fixes seconds: a 1 Hz receiver could never give enough readings to judge")
+        }
+        if fastest.seconds < 2 {
+            out.append("watch.fastest must be 2 s or more: one stray GPS reading could ring the alarm")
+        }
+        if confirmation < fastest {
+            out.append("watch.confirmation must be at least watch.fastest: no drag can ring faster than the fastest")
+        }
+        if deadband < 0.5 {
+            out.append("watch.deadband must be 0.5 or more: the receiver's own wander would build evidence")
+        }
+        if memory < confirmation {
+            out.append("watch.memory must be at least watch.confirmation: a drag through dropouts would never add up")
+        }
+        if noiseFloor > noisePrior {
+            out.append("watch.noise_floor must be at most watch.noise_prior")
+        }
+        if swingSpan > noiseSpan {
+            out.append("watch.swing_span must be at most watch.noise_span: the wander is measured about the swing")
+        }
+        return out
+    }
 }

@@ -21,6 +21,11 @@ public struct WatchStatus: Hashable, Sendable {
     public var swing: SwingEstimate? = nil
     public var swingOffer: SwingOffer? = nil
     public var suggestedRadius: Meters? = nil
+    /// The receiver's measured wander (two of the watch's noise units), once measured.
+    public var wander: Meters? = nil
+    /// Set when that wander is too large for the margin between the swing and the alert radius:
+    /// the line that says so, with the radius that would ring reliably.
+    public var radiusAdvice: String? = nil
 }
 
 extension Watch {
@@ -42,7 +47,29 @@ extension Watch {
             farthest: anchor == nil ? nil : farthest,
             swing: anchor == nil ? nil : swing.estimate,
             swingOffer: swingOffer,
-            suggestedRadius: swingSuggestedRadius
+            suggestedRadius: swingSuggestedRadius,
+            wander: wander,
+            radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } }
         )
+    }
+
+    /// Measuring the wander takes this long after a mark before it is reported or advised on.
+    public static let wanderMeasuredAfter: Double = 600
+
+    /// The receiver's wander as measured since the anchor was marked: twice the noise unit the
+    /// evidence is counted in (about the 95th percentile of its radial error).
+    public var wander: Meters? {
+        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
+        return Meters(2 * noise.sigma(settings))
+    }
+
+    /// The alert radius that would ring reliably, when the current one is smaller: the swing as
+    /// measured plus `reliableMargin` noise units, up to the next 5 m. Advice only; the watch
+    /// never widens the radius itself.
+    public var reliableRadius: Meters? {
+        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
+        let needed = noise.swing + settings.reliableMargin * noise.sigma(settings)
+        guard needed > radius.value else { return nil }
+        return Meters(min((needed / 5).rounded(.up) * 5, settings.radiusRange.upperBound))
     }
 }

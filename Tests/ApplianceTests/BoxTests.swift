@@ -57,9 +57,12 @@ final class BoxTests: XCTestCase {
             log = FakeLog(trace)
             var s = WatchSettings()
             s.window = .seconds(20)
-            s.confirmation = .seconds(10)
-            s.majority = 0.6
             s.minFixes = 3
+            s.confirmation = .seconds(20)
+            s.fastest = .seconds(4)
+            s.deadband = 1
+            s.noiseFloor = 5
+            s.noisePrior = 5
             s.radius = 30
             box = Box(watch: Watch(settings: s), sources: [],
                       annunciator: Annunciator(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: DesignedSounds()),

@@ -47,12 +47,39 @@ final class ConfigurationTests: XCTestCase {
             "Configuration: line 4: watch.snooze must be a number, not \"long\"; using 300",
             "Configuration: line 6: ring.pixels must be a whole number, not 12x; using 12",
             "Configuration: line 7: ring.enabled must be true or false, not yes; using true",
-            "Configuration: line 8: unknown section [nonsense]",
-            "Configuration: line 9: expected key = value",
+            "Configuration: line 8: unknown section [nonsense], its keys are ignored",
+            "Configuration: line 9: expected key = value, not this is not a key",
         ])
         XCTAssertEqual(l.configuration.watchSettings.radius, 30)
         XCTAssertEqual(l.configuration.ringPixels, 12)
         for p in l.problems { XCTAssertFalse(p.contains("\u{2014}")) }
+    }
+
+    func testAWatchCombinationThatBreaksTheEvidenceRuleIsRefusedWithWordsWhy() {
+        let l = Configuration.parse("""
+            [watch]
+            radius = 40
+            min_fixes = 1
+            fastest = 1
+            confirmation = 1
+            snooze = 120
+            """)
+        XCTAssertTrue(l.problems.contains(
+            "Configuration: watch.min_fixes must be 2 or more: one stray GPS reading must never judge the position; the watch runs on its default evidence rule"),
+            "\(l.problems)")
+        XCTAssertTrue(l.problems.contains { $0.contains("watch.fastest must be 2 s or more") })
+        let defaults = Configuration().watchSettings
+        XCTAssertEqual(l.configuration.watchSettings.minFixes, defaults.minFixes)
+        XCTAssertEqual(l.configuration.watchSettings.fastest, defaults.fastest)
+        XCTAssertEqual(l.configuration.watchSettings.confirmation, defaults.confirmation)
+        XCTAssertEqual(l.configuration.watchSettings.radius, 40, "the alert radius is no part of the evidence rule")
+        for p in l.problems { XCTAssertFalse(p.contains("\u{2014}")) }
+    }
+
+    func testAWindowTooShortForMinFixesIsRefused() {
+        let l = Configuration.parse("[watch]\nwindow = 4\nmin_fixes = 10\nstale_after = 4\n")
+        XCTAssertTrue(l.problems.contains { $0.hasPrefix("Configuration: watch.window must be at least watch.min_fixes seconds") }, "\(l.problems)")
+        XCTAssertEqual(l.configuration.watchSettings.window, Configuration().watchSettings.window)
     }
 
     func testGarbageNeverCrashesTheParser() {

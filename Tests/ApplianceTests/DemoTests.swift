@@ -15,7 +15,7 @@ final class DemoTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
         let expected = [
-            "Anchor marked at", "Alarm on", "One stray fix", "Can't judge: GPS has no fix",
+            "Anchor marked at", "Alarm on", "One stray GPS reading", "Can't judge: GPS has no position",
             "Fault: GPS: no usable GPS reading", "Fault cleared: GPS reading", "Checking:",
             "Dragging:", "Alarm: ringing (alarm 1)", "Snoozing 5:00", "Alarm: ringing (alarm 2)",
             "Alarm off", "The demo is over",
@@ -26,8 +26,8 @@ final class DemoTests: XCTestCase {
             rest = rest[r.upperBound...]
         }
         // The stray fix moves nothing: no verdict change between it and the outage.
-        let stray = try XCTUnwrap(text.range(of: "One stray fix"))
-        let outage = try XCTUnwrap(text.range(of: "The GPS loses its fix"))
+        let stray = try XCTUnwrap(text.range(of: "One stray GPS reading"))
+        let outage = try XCTUnwrap(text.range(of: "The GPS loses its position"))
         let between = text[stray.upperBound..<outage.lowerBound]
         XCTAssertFalse(between.contains("Checking") || between.contains("Dragging"), String(between))
         XCTAssertFalse(text.contains("\u{2014}"), "no em dashes in what the skipper reads")

@@ -29,12 +29,14 @@ final class GPSDEndToEndTests: XCTestCase {
             [watch]
             radius = 30
             window = \(10 / scale)
-            confirmation = \(5 / scale)
+            min_fixes = 2
+            confirmation = \(20 / scale)
+            fastest = \(10 / scale)
             stale_after = \(10 / scale)
-            majority = 0.8
             accuracy_weight = 0
-            # This test compares the two paths, not the rule: drift off in both.
-            drift_span = 0
+            # This test compares the two paths, not the rule: a fixed 3 m wander in both.
+            noise_floor = 3
+            noise_prior = 3
             gps_grace = 5
             [ring]
             enabled = false

@@ -37,7 +37,7 @@ final class JournalHistoryTests: XCTestCase {
 
         let missing = runProgram([applianceBinary, "recap", "--journal", dir + "/none", "--config", "/dev/null"])
         XCTAssertEqual(missing.code, 1)
-        XCTAssertTrue(missing.err.hasPrefix("Log: no journal in "), missing.err)
+        XCTAssertTrue(missing.err.hasPrefix("Journal: none in "), missing.err)
     }
 
     func testMarkAgoSendsWhereTheBoatWasFromTheJournal() throws {
@@ -59,6 +59,6 @@ final class JournalHistoryTests: XCTestCase {
         let tooLong = runProgram([applianceBinary, "mark", "--ago", "5h", "--journal", dir + "/journal", "--runtime-dir", dir,
                                   "--config", "/dev/null"], whileWaiting: { box.turn(timeoutMs: 5) })
         XCTAssertEqual(tooLong.code, 1)
-        XCTAssertTrue(tooLong.err.hasPrefix("Can't mark: the log has no GPS reading within 30 s of "), tooLong.err)
+        XCTAssertTrue(tooLong.err.hasPrefix("Can't mark: the journal has no GPS reading within 30 s of "), tooLong.err)
     }
 }

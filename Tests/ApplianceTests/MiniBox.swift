@@ -283,7 +283,8 @@ enum Statuses {
             fix(&w, &now, east: 0, count: 5)
             _ = w.handle(.decision(.mark(.here)), at: now)
             _ = w.handle(.armSwitch(on: true), at: now)
-            fix(&w, &now, east: 50, count: 6)
+            // 10 m beyond the radius: 2.3 of the scripted rule's 8 a second, three fixes is checking.
+            fix(&w, &now, east: 40, count: 3)
         }
         return (w.status(at: now), now)
     }

@@ -69,11 +69,26 @@ final class RecapTests: XCTestCase {
         ]
         let r = Recap.build(entries, since: t, now: t + .seconds(300))
         XCTAssertEqual(r.items(.alarmsAndFaults).map(\.says), [
+            "Power: undervoltage, the box may stop (until the box restarted at \((t + .seconds(250)).clock), after 2 min)",
             "Alarm: the boat reached 111 m from the anchor (alert radius 25 m), still ringing",
-            "Power: undervoltage, the box may stop (still so)",
-        ].sorted { $0.hasPrefix("Power") && !$1.hasPrefix("Power") })
+        ])
         XCTAssertEqual(r.items(.watches), [], "a watch still running has not ended")
         XCTAssertEqual(r.items(.notes).map(\.says), ["Alert radius: 25 m", "Anchor marked at 54.000000,13.000000", "Box started"])
+    }
+
+    /// Issue 15: a fault of the boot before a restart stayed "(still so)" for ever.
+    func testAFaultEndsAtARestartAndOnlyOneRaisedSinceIsStillSo() {
+        let t = base
+        let entries: [HistoryEntry] = [
+            .init(at: t, event: .faultRaised(Fault(.gpsd, "GPS: gpsd is not answering"))),
+            .init(at: t + .seconds(60), event: .boot),
+            .init(at: t + .seconds(70), event: .faultRaised(Fault(.power, "Power: undervoltage, the box may stop"))),
+        ]
+        let r = Recap.build(entries, since: t, now: t + .seconds(300))
+        XCTAssertEqual(r.items(.alarmsAndFaults).map(\.says), [
+            "GPS: gpsd is not answering (until the box restarted at \((t + .seconds(60)).clock), after 1 min)",
+            "Power: undervoltage, the box may stop (still so)",
+        ])
     }
 
     func testRecapCommandAckMovesTheMark() throws {

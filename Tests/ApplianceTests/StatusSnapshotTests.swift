@@ -118,6 +118,38 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertEqual(s.writer.pid, getpid())
     }
 
+    /// The writer decides from `ChangeKey` without building the snapshot; the key must change
+    /// exactly when the snapshot's `content` (what is worth a write at once) does.
+    func testTheChangeKeyChangesExactlyWhenTheContentDoes() {
+        var statuses: [(WatchStatus, Instant)] = [sample("holding"), sample("checking"), sample("snoozed")]
+        for (base, now) in statuses {
+            var v = base
+            v.distance = Meters((base.distance?.value ?? 0) + 7)
+            v.accuracy = 11
+            v.readingAge = .seconds(3)
+            statuses.append((v, now))
+            v.radius = Meters(base.radius.value + 5)
+            statuses.append((v, now))
+            v.faults = []
+            statuses.append((v, now))
+            v.readingAge = nil
+            statuses.append((v, now))
+            v.verdict = .checking(progress: 0.52)
+            statuses.append((v, now))
+            v.verdict = .checking(progress: 0.53)
+            statuses.append((v, now))
+            v.anchor = nil
+            statuses.append((v, now))
+        }
+        for a in statuses {
+            for b in statuses {
+                let sameKey = SnapshotWriter.ChangeKey(a.0, localRows: []) == SnapshotWriter.ChangeKey(b.0, localRows: [])
+                let sameContent = snapshot(a).content == snapshot(b).content
+                XCTAssertEqual(sameKey, sameContent, "\(a.0) vs \(b.0)")
+            }
+        }
+    }
+
     func testAWriterThatFindsTheLockHeldSkipsAndRetriesWithoutBlocking() throws {
         let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         let fd = open(dir + "/" + SnapshotFile.lockName, O_RDWR | O_CREAT, 0o644)

@@ -121,9 +121,46 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(row(.gpsReading).answer, "Yes")
         XCTAssertEqual(row(.siren).status, .unknown, "not known to be fitted, not known to be absent")
         XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 8 unknown")
-        let absent = SystemsCheck.boxRows(status: status, fitted: [], absent: [.siren, .buzzer], local: [])
-        XCTAssertEqual(absent.first { $0.component == .siren }?.answer, "No siren fitted: the buzzer rings alone")
-        XCTAssertEqual(absent.first { $0.component == .buzzer }?.status, .attention, "a box without a buzzer is worth a look")
+        let noSiren = SystemsCheck.boxRows(status: status, fitted: [.buzzer], absent: [.siren], local: [])
+        XCTAssertEqual(noSiren.first { $0.component == .siren }?.answer, "No siren fitted: the buzzer rings alone")
+        let noBuzzer = SystemsCheck.boxRows(status: status, fitted: [.siren], absent: [.buzzer], local: [])
+        XCTAssertEqual(noBuzzer.first { $0.component == .buzzer }?.status, .attention, "a box without a buzzer is worth a look")
+    }
+
+    /// Issue 12, hole 4: with the buzzer line faulted and no siren, the rows each said the other
+    /// sounder covers and the status said "Rings if the boat drags".
+    func testNothingThatCanSoundIsAFailingRowAndTheFirstReasonTheBoxWontRing() {
+        var (status, _) = Statuses.holding()
+        status.faults = [Fault(.buzzer, "Buzzer: GPIO17 is not answering", pushes: true)]
+        let rows = SystemsCheck.boxRows(status: status, fitted: [.buzzer], absent: [.siren], local: [])
+        func row(_ c: SystemsCheck.Component) -> SystemsCheck.Row { rows.first { $0.component == c }! }
+        for c in [SystemsCheck.Component.buzzer, .siren] {
+            XCTAssertEqual(row(c).status, .failing, "\(c)")
+            XCTAssertEqual(row(c).answer, "No: nothing can sound the alarm: the buzzer has a fault and no siren is fitted")
+        }
+        XCTAssertEqual(row(.buzzer).remedy, "Check the buzzer's wires")
+        XCTAssertEqual(row(.siren).remedy, "Fit a buzzer or a speaker: with neither the box can't ring")
+        XCTAssertEqual(SystemsCheck.wontRing(status, fitted: [.buzzer], absent: [.siren]),
+                       "Won't ring: nothing can sound the alarm: the buzzer has a fault and no siren is fitted")
+        // First reason: even before the alarm being off.
+        var off = status
+        off.wontRing = "Won't ring: alarm is off"
+        XCTAssertTrue(SystemsCheck.wontRing(off, fitted: [.buzzer], absent: [.siren]).hasPrefix("Won't ring: nothing can sound"))
+        // Neither fitted, both said absent: the same.
+        XCTAssertEqual(SystemsCheck.boxRows(status: Statuses.holding().0, fitted: [], absent: [.buzzer, .siren], local: [])
+            .first { $0.component == .buzzer }?.status, .failing)
+        // One sounder that works is enough, and a sounder the box can't tell about claims nothing.
+        XCTAssertEqual(SystemsCheck.wontRing(status, fitted: [.buzzer, .siren], absent: []), status.wontRing)
+        XCTAssertEqual(SystemsCheck.wontRing(status, fitted: [.buzzer], absent: []), status.wontRing)
+        XCTAssertNil(SystemsCheck.silence(faults: [:], fitted: [.buzzer], absent: [.siren]))
+    }
+
+    func testTestAlarmWithNothingThatCanSoundFailsAndSaysSo() throws {
+        let conf = dir + "/silent.conf"
+        write(conf, "[gpio]\nbuzzer_enabled = false\n[siren]\nenabled = false\n[ring]\nenabled = false\n")
+        let r = runProgram([TestBinary.anchorAlert.path, "test-alarm", "--config", conf])
+        XCTAssertEqual(r.code, 1, r.out + r.err)
+        XCTAssertTrue(r.out.contains("Alarm: nothing can sound, the box can't ring: no buzzer is fitted and no siren is fitted"), r.out)
     }
 
     func testCheckCommandAgainstARunningAndAStoppedBox() throws {

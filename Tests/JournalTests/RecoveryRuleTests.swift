@@ -126,13 +126,14 @@ final class RecoveryRuleTests: XCTestCase {
 
     // MARK: - Through Journal.open, with files
 
-    func testMissingJournalStartsFreshWithAFaultThatDoesNotPush() {
+    /// A first start (issue 15): "Is the log saving?" said No on a new box. A new journal is
+    /// reported, and is not a failing one.
+    func testMissingJournalStartsFreshAndIsNoFault() {
         let fs = SimulatedFileSystem()
         let (journal, recovery) = Journal.open(directory: testDirectory, fileSystem: fs, fresh: .fresh(radius: 25), at: stamp(0))
         XCTAssertEqual(recovery.memory, .fresh(radius: 25))
         XCTAssertEqual(recovery.notes, [.missing])
-        XCTAssertEqual(recovery.fault?.kind, .journal)
-        XCTAssertEqual(recovery.fault?.pushes, false)
+        XCTAssertNil(recovery.fault)
         XCTAssertNil(journal.failure)
         XCTAssertEqual(try fs.list(testDirectory), [SegmentName.name(1)], "a fresh journal is written at once")
     }

@@ -15,10 +15,11 @@ struct ScriptedNight {
         s.snooze = .seconds(60)
         s.gpsGrace = .seconds(20)
         s.window = .seconds(10)
-        s.confirmation = .seconds(5)
-        s.majority = 0.8
-        s.accuracyWeight = 0.2
-        s.driftSpan = .zero
+        s.confirmation = .seconds(8)
+        s.fastest = .seconds(3)
+        s.deadband = 1
+        s.noiseFloor = 3
+        s.noisePrior = 3
         return s
     }
 

@@ -81,7 +81,7 @@ final class EvidenceRuleTests: XCTestCase {
     func testAMinorityOutsideMovesNothing() {
         var h = Harness()
         h.anchored(armed: true)
-        // Every other fix outside: 50% is not the 60% majority.
+        // Every other fix outside: the fixes inside take back more than those outside add.
         h.fixes(120) { i in i % 2 == 0 ? (40, 0) : (10, 0) }
         XCTAssertEqual(h.verdictKind, .holding)
         XCTAssertEqual(h.watch.alarm, .armed)
@@ -98,7 +98,7 @@ final class EvidenceRuleTests: XCTestCase {
         }
         XCTAssertGreaterThan(progress.count, 3)
         XCTAssertEqual(progress, progress.sorted(), "progress only fills while the majority stays outside")
-        XCTAssertEqual(progress.first ?? 1, 0, accuracy: 0.01)
+        XCTAssertLessThan(progress.first ?? 1, 0.5, "checking starts with little progress and fills")
         XCTAssertGreaterThan(progress.last ?? 0, 0.8)
         XCTAssertEqual(h.watch.status(at: h.now).wontRing, "Ringing: snooze it or slide the switch off")
     }
@@ -191,7 +191,9 @@ final class EvidenceRuleTests: XCTestCase {
         XCTAssertFalse(h.actions.contains(.alarmSound(on: true)), "GPS lost is a fault, never the drag siren")
         XCTAssertEqual(h.watch.alarm, .armed)
         h.fixes(3) { _ in (0, 0) }
-        XCTAssertNil(h.watch.faults[.gpsLost], "fixes again clear it")
+        XCTAssertNotNil(h.watch.faults[.gpsLost], "a few fixes are not yet a GPS that judges")
+        h.fixes(10) { _ in (0, 0) }
+        XCTAssertNil(h.watch.faults[.gpsLost], "ten seconds of fixes again clear it")
         XCTAssertTrue(h.actions.contains(.faultSound(on: false)))
     }
 

@@ -1,91 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WatchCore
 import XCTest
 
-/// The evidence beyond "one distance, one vote" that the detection benchmark asked for
-/// (Docs/benchmarks.md): the reported accuracy, the drift away from the anchor, a window measured
-/// in time, and a window that is judged again when the alert radius changes.
+/// The evidence beyond "one distance, one vote" (Docs/verdict.md): how far and how long the boat
+/// stands beyond the alert radius in the receiver's own wander, the reported accuracy, a window
+/// measured in time, and a window that is judged again when the alert radius changes.
 final class EvidenceWeightTests: XCTestCase {
-    // MARK: Reported accuracy
+    // MARK: Further and longer
 
-    func testAFixCountsAsOutsideOnlyBeyondItsWeightedAccuracy() {
-        // Radius 30 m, weight 0.5: a fix at 36 m with eph 20 m is 36 - 10 = 26 m: inside.
-        var h = Harness { $0.accuracyWeight = 0.5 }
-        h.anchored(armed: true)
-        h.fixes(60, accuracy: 20) { _ in (36, 0) }
-        XCTAssertEqual(h.verdictKind, .holding, "a vague fix just beyond the radius is no evidence of a drag")
-        // The same distance with eph 4 m: 36 - 2 = 34 m, outside.
-        h.fixes(40, accuracy: 4) { _ in (36, 0) }
-        XCTAssertEqual(h.watch.alarm, .ringing(episode: 1))
+    func testFurtherBeyondTheRadiusRingsSooner() {
+        func rang(at east: Double) -> Double? {
+            var h = Harness()
+            h.anchored(armed: true)
+            return h.secondsUntilRinging { _ in (east, 0) }
+        }
+        // One wander is 5 m: 40 m adds 1 a second (20 s), 45 m 2 (10 s), 65 m the most one fix may add, 5 (4 s).
+        let near = rang(at: 40), mid = rang(at: 45), far = rang(at: 65)
+        XCTAssertEqual(near ?? 0, 19, accuracy: 1.5)
+        XCTAssertEqual(mid ?? 0, 9, accuracy: 1.5)
+        XCTAssertEqual(far ?? 0, 3, accuracy: 1.5)
     }
 
-    // MARK: Drift
-
-    func testDriftingAwayFillsCheckingOverTheShorterConfirmation() {
-        var h = Harness {
-            $0.window = .seconds(10)
-            $0.confirmation = .seconds(60)
-            $0.driftSpan = .seconds(20)
-            $0.driftConfirmation = .seconds(10)
-        }
+    func testWithinTheDeadbandBuildsNothing() {
+        var h = Harness()
         h.anchored(armed: true)
-        // Dragging away at 0.5 m/s from 25 m: outside after 10 s, majority after about 16 s.
-        let rang = h.secondsUntilRinging { t in (25 + 0.5 * t, 0) }
-        XCTAssertNotNil(rang)
-        XCTAssertLessThan(rang ?? 999, 35, "moving steadily away rings after the drift confirmation, not the full minute")
+        // 34 m: beyond the 30 m radius, but less than one wander (the deadband) beyond it.
+        h.fixes(600) { _ in (34, 0) }
+        XCTAssertEqual(h.verdictKind, .holding)
+        XCTAssertEqual(h.watch.alarm, .armed)
     }
 
-    func testOutsideWithoutDriftStillRingsAfterTheConfirmation() {
-        var h = Harness {
-            // After 25 s inside, the majority takes 16 s to build, so the step out of the circle
-            // has left the 5 s drift span (where it looks like drift) before checking starts.
-            $0.window = .seconds(20)
-            $0.majority = 0.8
-            $0.confirmation = .seconds(60)
-            $0.driftSpan = .seconds(5)
-            $0.driftConfirmation = .seconds(10)
-        }
+    func testWanderingOutAndBackNeverRings() {
+        var h = Harness()
         h.anchored(armed: true)
-        h.fixes(25) { _ in (5, 0) }
-        // A boat that dragged and caught again, sitting still 15 m outside: no drift, still a drag.
-        let rang = h.secondsUntilRinging { _ in (45, 0) }
-        XCTAssertNotNil(rang, "a boat that stays outside rings even when it no longer moves")
-        XCTAssertGreaterThanOrEqual(rang ?? 0, 70, "without drift the full confirmation applies")
-        XCTAssertLessThan(rang ?? 999, 90)
-    }
-
-    func testWanderingOutAndBackWithinTheConfirmationNeverRings() {
-        var h = Harness {
-            $0.window = .seconds(20)
-            $0.majority = 0.8
-            $0.confirmation = .seconds(60)
-            $0.driftSpan = .seconds(5)
-            $0.driftSpeed = 0.2
-            $0.driftConfirmation = .seconds(10)
-        }
-        h.anchored(armed: true)
-        h.fixes(25) { _ in (5, 0) }
-        // Noise: out at 39 to 41 m for 50 s, then back; it never drifts away at 0.2 m/s.
+        // Out to 41 m for 12 s, back at 10 m for 8 s, all night long: the returns take away
+        // more than the excursions add.
         var checked = false
-        for i in 0..<80 {
-            h.send(.reading(h.reading(east: i < 50 ? 40 + Double(i % 3) - 1 : 5, north: 0)))
+        for i in 0..<1200 {
+            h.send(.reading(h.reading(east: i % 20 < 12 ? 41 : 10, north: 0)))
             if h.verdictKind == .checking { checked = true }
             h.wait(1)
         }
         XCTAssertTrue(checked, "the wander was long enough to be checked")
-        XCTAssertEqual(h.watch.alarm, .armed, "hovering outside for less than the confirmation never rings")
-        XCTAssertEqual(h.verdictKind, .holding)
+        XCTAssertEqual(h.watch.alarm, .armed)
     }
 
-    func testCheckingProgressOnlyFillsWhileDriftComesAndGoes() {
-        var h = Harness {
-            $0.window = .seconds(10)
-            $0.confirmation = .seconds(60)
-            $0.driftSpan = .seconds(10)
-            $0.driftConfirmation = .seconds(20)
-        }
+    func testCheckingProgressNeverRunsBackwardsWhileOutside() {
+        var h = Harness { $0.confirmation = .seconds(60); $0.fastest = .seconds(12) }
         h.anchored(armed: true)
         var progress: [Double] = []
-        // Outside, alternately drifting out for 5 s and easing back for 5 s.
+        // Outside, drifting out for 5 s and easing back for 5 s.
         for i in 0..<40 {
             let e = 45 + Double(i % 10 < 5 ? i % 10 : 10 - i % 10)
             h.send(.reading(h.reading(east: e, north: 0)))
@@ -93,18 +59,57 @@ final class EvidenceWeightTests: XCTestCase {
             h.wait(1)
         }
         XCTAssertGreaterThan(progress.count, 10)
-        XCTAssertEqual(progress, progress.sorted(), "progress never runs backwards while the majority stays outside")
+        XCTAssertEqual(progress, progress.sorted(), "progress never runs backwards while the boat stays beyond the deadband")
+    }
+
+    // MARK: The receiver's own wander
+
+    func testTheWanderIsMeasuredWhileAnchored() {
+        func wander(spread: Double) -> Meters? {
+            var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 5; $0.noisePriorSpan = .seconds(600); $0.noiseSpan = .seconds(1800) }
+            h.anchored(armed: true)
+            // 20 minutes lying 15 m out, the GPS swinging `spread` m either way every 20 s.
+            h.fixes(1200) { i in (15 + spread * sin(Double(i) * 2 * .pi / 20), 0) }
+            return h.watch.status(at: h.now).wander
+        }
+        let calm = wander(spread: 1), rough = wander(spread: 8)
+        XCTAssertNotNil(calm)
+        XCTAssertNotNil(rough)
+        XCTAssertLessThan(calm?.value ?? 99, 7, "a calm receiver talks the watch down from its prior (a 10 m wander)")
+        XCTAssertGreaterThan(rough?.value ?? 0, 9, "a rough one up")
+    }
+
+    func testAReceiverThatWandersMoreNeedsToBeFurtherOut() {
+        func rang(spread: Double) -> Double? {
+            var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 2; $0.noisePriorSpan = .seconds(600); $0.noiseSpan = .seconds(1800) }
+            h.anchored(armed: true)
+            h.fixes(1800) { i in (10 + spread * sin(Double(i) * 2 * .pi / 30), 0) }
+            return h.secondsUntilRinging { _ in (40, 0) }
+        }
+        let calm = rang(spread: 1), rough = rang(spread: 6)
+        XCTAssertNotNil(calm)
+        XCTAssertLessThan(calm ?? 99, 10, "10 m beyond the radius is far beyond a calm receiver's wander")
+        XCTAssertGreaterThan(rough ?? 999, (calm ?? 0) * 2, "and not so far beyond a rough one's")
+    }
+
+    // MARK: Reported accuracy
+
+    func testAFixCountsAsOutsideOnlyBeyondItsWeightedAccuracy() {
+        // Radius 30 m, weight 0.5: a fix at 40 m with eph 20 m is 40 - 10 = 30 m: on the radius.
+        var h = Harness { $0.accuracyWeight = 0.5 }
+        h.anchored(armed: true)
+        h.fixes(60, accuracy: 20) { _ in (40, 0) }
+        XCTAssertEqual(h.verdictKind, .holding, "a vague fix just beyond the radius is no evidence of a drag")
+        // The same distance with eph 4 m: 40 - 2 = 38 m, 1.6 wanders out.
+        h.fixes(60, accuracy: 4) { _ in (40, 0) }
+        XCTAssertEqual(h.watch.alarm, .ringing(episode: 1))
     }
 
     // MARK: The window is time, not fixes
 
-    func testTheWindowIsTimeSoOneAndTenHertzRingAlike() {
+    func testOneAndTenHertzRingAlike() {
         func rang(rate: Int) -> Double? {
-            var h = Harness {
-                $0.window = .seconds(10)
-                $0.confirmation = .seconds(10)
-                $0.majority = 0.8
-            }
+            var h = Harness()
             h.anchored(armed: true)
             return h.secondsUntilRinging(rate: rate) { t in (t < 20 ? 10 : 45, 0) }
         }
@@ -128,24 +133,42 @@ final class EvidenceWeightTests: XCTestCase {
     }
 }
 
-final class DriftOnlyShortensTests: XCTestCase {
-    /// A configuration with a confirmation shorter than the drift confirmation: drifting away
-    /// must not make the verdict slower than standing still outside would.
-    func testDriftNeverLengthensTheConfirmation() {
-        var h = Harness {
-            $0.confirmation = .seconds(3)
-            $0.driftSpan = .seconds(10)
-            $0.driftSpeed = 0.05
-            $0.driftConfirmation = .seconds(30)
-        }
+/// Radius advice: the watch says when the receiver wanders too far for the margin between the
+/// swing and the alert radius, with the radius that would ring reliably; it never widens it.
+final class RadiusAdviceTests: XCTestCase {
+    func night(spread: Double, radius: Double) -> (WatchStatus, Watch) {
+        var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 5; $0.noisePriorSpan = .seconds(600); $0.noiseSpan = .seconds(1800) }
+        h.send(.decision(.setRadius(Meters(radius))))
         h.anchored(armed: true)
-        var rang: Double?
-        for i in 0..<40 where rang == nil {
-            h.send(.reading(h.reading(east: 40 + Double(i), north: 0)))
-            h.wait(1)
-            if h.watch.alarm.kind == .ringing { rang = Double(i) }
-        }
-        XCTAssertNotNil(rang, "a steady drift outside rings")
-        XCTAssertLessThan(rang ?? 99, 12, "within the 3 s confirmation of the majority, not the 30 s drift confirmation")
+        // 30 minutes lying 20 m out, the GPS wandering `spread` m either way over a minute.
+        h.fixes(1800) { i in (20 + spread * sin(Double(i) * 2 * .pi / 60), 0) }
+        return (h.watch.status(at: h.now), h.watch)
+    }
+
+    func testAReceiverThatWandersTooFarForTheRadiusGetsTheAdvice() {
+        let (status, watch) = night(spread: 12, radius: 35)
+        let advice = status.radiusAdvice ?? ""
+        XCTAssertTrue(advice.hasPrefix("GPS wanders about "), advice)
+        XCTAssertTrue(advice.hasSuffix(" m or more rings reliably"), advice)
+        XCTAssertTrue(advice.contains(": an alert radius of "), advice)
+        let reliable = watch.reliableRadius?.value ?? 0
+        XCTAssertGreaterThan(reliable, 35)
+        XCTAssertEqual(reliable.truncatingRemainder(dividingBy: 5), 0, "rounded up to 5 m")
+        XCTAssertEqual(status.radius, 35, "advice only: the alert radius stays what the skipper set")
+        XCTAssertFalse(advice.contains("\u{2014}"))
+    }
+
+    func testACalmReceiverOrAWideRadiusGetsNone() {
+        XCTAssertNil(night(spread: 1, radius: 35).0.radiusAdvice, "a calm receiver: 15 m of margin is plenty")
+        XCTAssertNil(night(spread: 12, radius: 80).0.radiusAdvice, "a rough one with a wide radius")
+        XCTAssertNotNil(night(spread: 1, radius: 35).0.wander, "the wander is still reported")
+    }
+
+    func testNoAdviceBeforeTheWanderIsMeasured() {
+        var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 20 }
+        h.anchored(armed: true)
+        h.fixes(60) { _ in (20, 0) }
+        XCTAssertNil(h.watch.status(at: h.now).radiusAdvice, "a minute in, nothing is measured yet")
+        XCTAssertNil(h.watch.status(at: h.now).wander)
     }
 }

@@ -28,4 +28,14 @@ final class TrigTests: XCTestCase {
         XCTAssertEqual(atan2Rad(1, 0), .pi / 2, accuracy: 1e-15)
         XCTAssertEqual(atan2Rad(0, -1), .pi, accuracy: 1e-15)
     }
+
+    func testExpMatchesTheCLibrary() {
+        var worst = 0.0
+        for x in stride(from: -60.0, through: 5, by: 0.0731) {
+            worst = max(worst, abs(expCore(x) - exp(x)) / exp(x))
+        }
+        XCTAssertLessThan(worst, 1e-14)
+        XCTAssertEqual(expCore(0), 1)
+        XCTAssertEqual(expCore(-1000), 0)
+    }
 }

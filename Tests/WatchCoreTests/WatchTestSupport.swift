@@ -16,13 +16,20 @@ struct Harness {
         // Explicit values, so tests state the rule and survive benchmark-chosen defaults.
         s.radius = 30
         s.window = .seconds(20)
-        s.confirmation = .seconds(10)
-        s.majority = 0.6
         s.minFixes = 3
+        // The evidence: one wander is a fixed 5 m (floor = prior), so a fix at 45 m from a 30 m
+        // radius adds 15 / 5 - 1 = 2 a second; one fix adds at most 20 / 4 = 5.
+        s.confirmation = .seconds(20)
+        s.fastest = .seconds(4)
+        s.deadband = 1
+        s.memory = .seconds(300)
+        s.weakWeight = 0.5
+        s.noiseFloor = 5
+        s.noisePrior = 5
+        s.noisePriorSpan = .seconds(1_000_000)
+        s.noiseSpan = .seconds(1_000_000)
+        s.reliableMargin = 3
         s.accuracyWeight = 0
-        s.driftSpan = .zero
-        s.driftSpeed = 0.05
-        s.driftConfirmation = .seconds(10)
         s.staleAfter = .seconds(10)
         s.accuracyLimitFraction = 2
         s.gpsGrace = .seconds(60)

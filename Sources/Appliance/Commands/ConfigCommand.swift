@@ -91,8 +91,12 @@ enum ConfigCommand: Command {
 
             A key the file sets wrong (unknown, wrong type, out of range) keeps its default; the
             problem names its line and key, is printed at start and raises the configuration fault
-            in the Systems Check. A bad file never stops the alarm. SIGHUP re-reads the file and
-            reports its problems; changes take effect at the next start.
+            in the Systems Check. What the file said is echoed with control and invisible characters
+            escaped (`\\u{1B}`) and cut when long; after 20 problems the rest are counted in one line.
+            Keys after a section header with no closing `]` are reported as ignored. Lines may end in
+            LF or CRLF, and a UTF-8 byte order mark is skipped. A bad file never stops the alarm.
+            SIGHUP re-reads the file, reports its problems and raises the configuration fault as a
+            start does; changes take effect at the next start.
 
             This page is generated from the box's own key table (`anchor-alert config --reference`);
             a test fails if a key is missing here.

@@ -3,7 +3,7 @@ import Journal
 
 /// `anchor-alert mark`: put the anchor here (at the drop, with the bow offset ahead of the
 /// antenna when the heading is given), at a bearing and distance from here, where the boat was
-/// some time ago (from the log's track), or where the swing shows it.
+/// some time ago (from the journal's track), or where the swing shows it.
 enum MarkCommand: Command {
     static let name = "mark"
     static let summary = "Mark the anchor: here, at a bearing and distance, or where the boat was"
@@ -20,7 +20,7 @@ enum MarkCommand: Command {
                                boat's heading DEG (degrees, from the compass): the bow roller
         Later, when the moment of the drop has passed:
           --ago DURATION       where the boat was DURATION ago (5m, 90s, 1h30m), from the
-                               log's track: the GPS reading nearest that time, within 30 s.
+                               journal's track: the GPS reading nearest that time, within 30 s.
                                Use it when you know when the anchor went down.
           --bearing DEG        the anchor lies DEG degrees true from the boat...
           --distance M         ...M meters away (at most 1000). Use it when you can see or
@@ -65,7 +65,7 @@ enum MarkCommand: Command {
                 }
                 let when = WallTime.now() - d
                 guard let (position, at) = try options.history().position(at: when, tolerance: .seconds(30)) else {
-                    Console.error("Can't mark: the log has no GPS reading within 30 s of \(when.clockSeconds)")
+                    Console.error("Can't mark: the journal has no GPS reading within 30 s of \(when.clockSeconds)")
                     throw EarlyExit(code: ControlClient.Exit.refused)
                 }
                 Console.out("Where the boat was at \(at.clockSeconds): \(position)")

@@ -15,7 +15,7 @@ enum RecapCommand: Command {
           --since TIME         from TIME instead: 03:10, "2026-11-30 03:10", an ISO 8601 UTC
                                time, or a duration back from now (8h, 90m)
           --ack                mark everything shown as looked at
-          --state-dir DIR      where the mark is kept (default: the log's directory)
+          --state-dir DIR      where the mark is kept (default: the journal's directory)
           --json               {"since", "until", "nothing", "alarms_and_faults": [{"at",
                                "says"}], "watches": [...], "notes": [...]}
         \(SurfaceOptions.historyHelp)
@@ -49,12 +49,17 @@ enum RecapCommand: Command {
             return ExitCode.usage
         }
         let from = since ?? RecapMark.read(stateDirectory: stateDirectory) ?? now - .seconds(24 * 3600)
-        let recap: Recap
+        var recap: Recap
         do {
             recap = Recap.build(try options.history().entries(), since: from, now: now)
         } catch {
             Console.error("\(error)")
             return ExitCode.failure
+        }
+        // The radius advice is the running box's to give (Docs/verdict.md): a note while it stands.
+        if case .current(let s) = SnapshotReading.read(directory: options.runtimeDirectory, now: now),
+           let advice = s.radiusAdvice {
+            recap.note(advice, at: s.writtenAt)
         }
         if json {
             Console.out(recap.json.text(indented: true))

@@ -79,8 +79,7 @@ enum RunCommand: Command {
         let now = SystemClock.now()
         let wiring = Wiring(config: config, now: now)
         var sources: [Pollable] = []
-        var faults: [Fault] = loaded.problems.isEmpty ? [] : [Fault(.config, loaded.problems.count == 1
-            ? loaded.problems[0] : "Configuration: \(loaded.problems.count) problems, running on defaults for those keys")]
+        var faults: [Fault] = Configuration.fault(for: loaded.problems).map { [$0] } ?? []
         switch wiring.gps(simulate: simulate, speed: speed) {
         case .success(let gps): sources.append(gps)
         case .failure(let f):
@@ -114,6 +113,7 @@ enum RunCommand: Command {
         box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
                     ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, now: now)
         for note in opened.recovery.notes { Console.error("\(note)") }
+        if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
         if let ring {
             box.observers.append(ring)
             // A decision answered keeps the ring at working brightness for a while: a refusal at
@@ -140,6 +140,10 @@ enum RunCommand: Command {
                 Console.out("Configuration: read cleanly; changes take effect at the next start")
             }
             for p in again.problems { Console.error(p) }
+            // A bad file is the configuration fault, as at a start: the skipper hears of it.
+            if let fault = Configuration.fault(for: again.problems) {
+                box.handle(.faultRaised(fault), now: SystemClock.now())
+            }
         }
         Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
             gpsd: simulate == nil, buzzer: gpio.buzzer != nil,

@@ -82,7 +82,7 @@ enum StatusCommand: Command {
     static func current(_ s: StatusSnapshot, now: WallTime) -> [String] {
         var out: [String] = []
         var position = s.position.says
-        if let p = s.position.progress, s.position.verdict == .checking { position += " (\(Int((p * 100).rounded()))%)" }
+        if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
         out.append(position)
         var alarm = s.alarm.says
@@ -115,6 +115,7 @@ enum StatusCommand: Command {
         if let boat = s.glance.boat { out.append("Boat: \(ChartPosition.text(boat))") }
         if let anchor = s.anchor { out.append("Anchor: \(anchor) (\(ChartPosition.text(anchor)))") }
         out += swing(s)
+        if let advice = s.radiusAdvice { out.append(advice) }
         for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (sounding)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out

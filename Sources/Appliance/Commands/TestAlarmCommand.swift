@@ -24,10 +24,13 @@ enum TestAlarmCommand: Command {
           Siren: sounded on "default"
           Buzzer: sounded on GPIO17
         A part that failed says why, and the box's Systems Check will show the same fault.
+        When nothing sounded (no buzzer and no siren fitted, or both failed) it says so:
+          Alarm: nothing can sound, the box can't ring: no buzzer is fitted and no siren is fitted
 
           --config FILE   the configuration file (default /etc/anchor-alert/anchor-alert.conf)
 
-        Exit status: 0 every fitted part worked, 1 a part failed, 64 usage.
+        Exit status: 0 every fitted part worked and something sounded, 1 a part failed or
+        nothing can sound, 64 usage.
         """
 
     /// How long the buzzer plays the alarm's 0.2 s on, 0.2 s off.
@@ -155,6 +158,14 @@ enum TestAlarmCommand: Command {
             } else {
                 report("Siren: \"\(config.sirenDevice)\" took no sound, the buzzer still rings", failure: true)
             }
+        }
+        // Nothing sounded: the box could not ring tonight, and that is the first thing to say.
+        let buzzerSounded = buzzer != nil && buzzerFault == nil
+        let sirenSounded = siren != nil && sirenFault == nil && (siren?.framesWritten ?? 0) > 0
+        if !buzzerSounded && !sirenSounded {
+            let buzzerWhy = config.buzzerEnabled ? "the buzzer did not sound" : "no buzzer is fitted"
+            let sirenWhy = config.sirenEnabled ? "the siren did not sound" : "no siren is fitted"
+            report("Alarm: nothing can sound, the box can't ring: \(buzzerWhy) and \(sirenWhy)", failure: true)
         }
         return failed ? ExitCode.failure : ExitCode.ok
     }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Recordings
+import WatchCore
 
 /// Reads the configuration file: a small TOML subset (`[section]`, `key = value` with numbers,
 /// "strings" and true/false, `#` comments). Every problem names its line and key; each bad line
@@ -24,40 +25,65 @@ extension Configuration {
         return loaded
     }
 
+    /// The configuration fault for a file's problems, as a start and a SIGHUP raise it (nil when
+    /// the file is clean).
+    static func fault(for problems: [String]) -> Fault? {
+        if problems.isEmpty { return nil }
+        return Fault(.config, problems.count == 1
+            ? problems[0] : "Configuration: \(problems.count) problems, running on defaults for those keys")
+    }
+
+    /// At most this many problems are listed; the rest are counted in one last line, so a file
+    /// of garbage never floods the terminal or the log.
+    static let problemsShown = 20
+
     static func parse(_ text: String) -> LoadedConfiguration {
         var config = Configuration()
         var problems: [String] = []
         var section = ""
+        // The line of a section header with no closing ], while its keys are being skipped.
+        var unclosed: Int?
         var seen: Set<String> = []
         let keys = Dictionary(ConfigurationKey.all.map { ($0.fullName, $0) }, uniquingKeysWith: { a, _ in a })
         let sections = Set(ConfigurationKey.all.map(\.section))
 
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A byte order mark (some Windows editors write one) is not part of line 1.
+        var body = Substring(text)
+        if body.unicodeScalars.first == "\u{FEFF}" { body = Substring(body.unicodeScalars.dropFirst()) }
+        // CRLF line ends are one Character in Swift ("\r\n"): split on both.
+        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, raw) in lines.enumerated() {
             let n = index + 1
             let line = stripComment(raw).trimmed
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else {
-                    problems.append("Configuration: line \(n): a section header needs a closing ]")
+                    problems.append("Configuration: line \(n): a section header needs a closing ], not \(escaped(line)); the keys after it are ignored up to the next section")
                     section = "?"
+                    unclosed = n
                     continue
                 }
+                unclosed = nil
                 section = String(line.dropFirst().dropLast()).trimmed
                 if !sections.contains(section) {
-                    problems.append("Configuration: line \(n): unknown section [\(section)]")
+                    problems.append("Configuration: line \(n): unknown section [\(escaped(section))], its keys are ignored")
                 }
                 continue
             }
             guard let eq = line.firstIndex(of: "=") else {
-                problems.append("Configuration: line \(n): expected key = value")
+                problems.append("Configuration: line \(n): expected key = value, not \(escaped(line))")
                 continue
             }
             let name = String(line[..<eq]).trimmed
             let valueText = String(line[line.index(after: eq)...]).trimmed
+            if let header = unclosed {
+                problems.append("Configuration: line \(n): \(escaped(name)) is ignored: the section header on line \(header) has no closing ]")
+                continue
+            }
             let full = section.isEmpty ? name : "\(section).\(name)"
             guard let key = keys[full] else {
                 if sections.contains(section) || section.isEmpty {
-                    problems.append("Configuration: line \(n): unknown key \(full)")
+                    problems.append("Configuration: line \(n): unknown key \(escaped(full))")
                 }
                 continue
             }
@@ -69,10 +95,26 @@ extension Configuration {
             case .failure(let why): problems.append("Configuration: line \(n): \(full) \(why); using \(key.current(Configuration()))")
             }
         }
+        if problems.count > problemsShown {
+            let more = problems.count - problemsShown
+            problems = Array(problems.prefix(problemsShown))
+            problems.append("Configuration: \(more) more problems not shown; run anchor-alert config --check after mending these")
+        }
         if config.veryLongPress <= config.longPress {
             problems.append("Configuration: gpio.very_long_press must be longer than gpio.long_press; using the defaults")
             config.longPress = Configuration().longPress
             config.veryLongPress = Configuration().veryLongPress
+        }
+        // The watch's keys are checked together too: a combination that would switch the
+        // evidence rule off keeps every evidence key at its default, and says why.
+        let watchProblems = config.watchSettings.problems
+        if !watchProblems.isEmpty {
+            for why in watchProblems {
+                problems.append("Configuration: \(why); the watch runs on its default evidence rule")
+            }
+            let radius = config.watchSettings.radius
+            config.watchSettings = Configuration().watchSettings
+            config.watchSettings.radius = radius
         }
         if !config.watchSettings.radiusRange.contains(config.watchSettings.radius.value) {
             config.watchSettings.radius = Configuration().watchSettings.radius
@@ -83,30 +125,30 @@ extension Configuration {
     private static func value(_ text: String, for key: ConfigurationKey) -> Result<ConfigValue, Why> {
         switch key.kind {
         case .number(let range, let unit):
-            guard let d = Double(text), d.isFinite else { return .failure(Why("must be a number, not \(text)")) }
+            guard let d = Double(text), d.isFinite else { return .failure(Why("must be a number, not \(escaped(text))")) }
             guard range.contains(d) else {
                 let u = unit.isEmpty ? "" : " \(unit)"
-                return .failure(Why("must be from \(ConfigurationKey.format(range.lowerBound)) to \(ConfigurationKey.format(range.upperBound))\(u), not \(text)"))
+                return .failure(Why("must be from \(ConfigurationKey.format(range.lowerBound)) to \(ConfigurationKey.format(range.upperBound))\(u), not \(escaped(text))"))
             }
             return .success(.number(d))
         case .integer(let range):
-            guard let i = Int(text) else { return .failure(Why("must be a whole number, not \(text)")) }
-            guard range.contains(i) else { return .failure(Why("must be from \(range.lowerBound) to \(range.upperBound), not \(text)")) }
+            guard let i = Int(text) else { return .failure(Why("must be a whole number, not \(escaped(text))")) }
+            guard range.contains(i) else { return .failure(Why("must be from \(range.lowerBound) to \(range.upperBound), not \(escaped(text))")) }
             return .success(.number(Double(i)))
         case .string(let allowed):
             guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else {
-                return .failure(Why("must be a quoted string, not \(text)"))
+                return .failure(Why("must be a quoted string, not \(escaped(text))"))
             }
             let s = String(text.dropFirst().dropLast())
             if let allowed, !allowed.contains(s) {
-                return .failure(Why("must be one of \(allowed.joined(separator: ", ")), not \"\(s)\""))
+                return .failure(Why("must be one of \(allowed.joined(separator: ", ")), not \"\(escaped(s))\""))
             }
             return .success(.string(s))
         case .bool:
             switch text {
             case "true": return .success(.bool(true))
             case "false": return .success(.bool(false))
-            default: return .failure(Why("must be true or false, not \(text)"))
+            default: return .failure(Why("must be true or false, not \(escaped(text))"))
             }
         }
     }
@@ -114,6 +156,23 @@ extension Configuration {
     struct Why: Error, CustomStringConvertible {
         var description: String
         init(_ d: String) { description = d }
+    }
+
+    /// What the file said, safe to print: control characters, invisible and direction-changing
+    /// characters and bytes that were not UTF-8 are written as `\u{1B}`-style escapes, and a
+    /// long value is cut, so garbage in a file never reaches a terminal raw.
+    static func escaped(_ text: String, limit: Int = 60) -> String {
+        var out = ""
+        var count = 0
+        for u in text.unicodeScalars {
+            if count == limit { return out + "..." }
+            count += 1
+            let v = u.value
+            let hidden = v < 0x20 || (0x7F...0x9F).contains(v) || (0x200B...0x200F).contains(v)
+                || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0xFEFF || v == 0xFFFD
+            out += hidden ? "\\u{\(String(v, radix: 16, uppercase: true))}" : String(u)
+        }
+        return out
     }
 
     /// Drops a `#` comment that is not inside a quoted string.

@@ -15,8 +15,8 @@ struct DemoSkipper {
         (35, .input(.decision(.setRadius(40)), "anchor-alert radius 40")),
         (37, .input(.armSwitch(on: true), "Switch slid to ARM")),
         (60, .note("A calm swing on 22 m of rode")),
-        (150, .note("One stray fix 80 m off: a drag is a verdict, not a fix")),
-        (205, .note("The GPS loses its fix")),
+        (150, .note("One stray GPS reading 80 m off: a drag is a verdict, not one reading")),
+        (205, .note("The GPS loses its position")),
         (300, .note("The GPS is back")),
         (360, .note("The anchor breaks out: dragging at 1 knot")),
     ]

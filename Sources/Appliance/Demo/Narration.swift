@@ -7,8 +7,8 @@ enum Narration {
         case .verdictChanged(_, let to):
             switch to {
             case .cantJudge(let why): return "Can't judge: \(Copy.cantJudge(why))"
-            case .checking: return "Checking: most recent fixes are outside the alert radius"
-            case .dragging: return "Dragging: the majority stayed outside"
+            case .checking: return "Checking: GPS readings stand beyond the alert radius"
+            case .dragging: return "Dragging: the evidence beyond the alert radius added up"
             case .holding: return "Holding"
             case .noAnchor: return "No anchor"
             }

@@ -19,6 +19,16 @@ enum ConsoleLog {
         }
     }
 
+    /// What the service log says about the alarm it came back with after a restart: a latched
+    /// alarm rings again at once, and the log must say why it rings with no drag in sight.
+    static func restored(_ alarm: AlarmState) -> String? {
+        switch alarm {
+        case .ringing(let e): "Alarm: ringing again after a restart, alarm \(e) was not answered before the box stopped"
+        case .armed: "Alarm on after a restart, as the journal had it"
+        case .off, .snoozed: nil
+        }
+    }
+
     /// The words for a decision the journal could not make durable, on every surface.
-    static let notSaved = "Log: not saved, the box will forget this after a restart"
+    static let notSaved = "Journal: not saved, the box will forget this after a restart"
 }
