@@ -43,8 +43,7 @@ status_interval = 2
 [watch]
 window = 4
 confirmation = 2
-majority = 0.6
-drift_span = 0
+fastest = 2
 snooze = 10
 [nmea]
 enabled = true
@@ -64,6 +63,8 @@ for _ in $(seq 50); do
     [ -n "$PORT" ] && break; sleep 0.1
 done
 check "the box says where NMEA goes (${PORT:-nothing})" test -n "$PORT"
+check "the test's configuration is read cleanly (its evidence rule is the one it scripts)" \
+    test -z "$(grep '^Configuration:' "$D/box.out")"
 if [ -n "$PORT" ]; then
     out=$(/usr/bin/python3 scripts/network/nmea_client.py "$BIN" "$D/run" "$D/box.conf" "$BOX" "$PORT" "$UDP" 2>&1)
     echo "$out"
@@ -82,7 +83,7 @@ start_broker() { /usr/sbin/mosquitto -c "$D/mosquitto.conf" >>"$D/mosquitto.log"
 start_broker
 fleet() { "$BIN" fleet --broker 127.0.0.1 --port "$MQ" "$@"; }
 boxconf() {  # name, accept_commands
-    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n[watch]\nwindow = 4\nconfirmation = 2\nmajority = 0.6\ndrift_span = 0\n[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
+    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n[watch]\nwindow = 4\nconfirmation = 2\nfastest = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
         "$MQ" "$1" "$2" > "$D/$1.conf"
 }
 start_box() {  # name, simulate, speed, accept_commands
