@@ -117,7 +117,7 @@ done
 echo "  (marked: $((N - 1 - ${#todo[@]})) of $((N - 1)) in $round rounds)"
 for i in "${!names[@]}"; do kill -USR1 "${BOXES[$i]}"; done
 echo "  ($((N - 1)) holding boxes started, marked and armed in $((SECONDS - t0)) s)"
-fleet --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
+"$BIN" fleet --broker 127.0.0.1 --port "$MQ" --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
 FLEET=$!
 mkdir -p "$D/dragger"; cp -r "$D/template/journal" "$D/dragger/journal"
 start_box dragger drag 10 true

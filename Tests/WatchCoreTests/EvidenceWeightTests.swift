@@ -132,3 +132,43 @@ final class EvidenceWeightTests: XCTestCase {
         XCTAssertEqual(h.verdictKind, .checking, "and outside a 30 m one again, from the same window")
     }
 }
+
+/// Radius advice: the watch says when the receiver wanders too far for the margin between the
+/// swing and the alert radius, with the radius that would ring reliably; it never widens it.
+final class RadiusAdviceTests: XCTestCase {
+    func night(spread: Double, radius: Double) -> (WatchStatus, Watch) {
+        var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 5; $0.noisePriorSpan = .seconds(600); $0.noiseSpan = .seconds(1800) }
+        h.send(.decision(.setRadius(Meters(radius))))
+        h.anchored(armed: true)
+        // 30 minutes lying 20 m out, the GPS wandering `spread` m either way over a minute.
+        h.fixes(1800) { i in (20 + spread * sin(Double(i) * 2 * .pi / 60), 0) }
+        return (h.watch.status(at: h.now), h.watch)
+    }
+
+    func testAReceiverThatWandersTooFarForTheRadiusGetsTheAdvice() {
+        let (status, watch) = night(spread: 12, radius: 35)
+        let advice = status.radiusAdvice ?? ""
+        XCTAssertTrue(advice.hasPrefix("GPS wanders about "), advice)
+        XCTAssertTrue(advice.hasSuffix(" m or more rings reliably"), advice)
+        XCTAssertTrue(advice.contains(": an alert radius of "), advice)
+        let reliable = watch.reliableRadius?.value ?? 0
+        XCTAssertGreaterThan(reliable, 35)
+        XCTAssertEqual(reliable.truncatingRemainder(dividingBy: 5), 0, "rounded up to 5 m")
+        XCTAssertEqual(status.radius, 35, "advice only: the alert radius stays what the skipper set")
+        XCTAssertFalse(advice.contains("\u{2014}"))
+    }
+
+    func testACalmReceiverOrAWideRadiusGetsNone() {
+        XCTAssertNil(night(spread: 1, radius: 35).0.radiusAdvice, "a calm receiver: 15 m of margin is plenty")
+        XCTAssertNil(night(spread: 12, radius: 80).0.radiusAdvice, "a rough one with a wide radius")
+        XCTAssertNotNil(night(spread: 1, radius: 35).0.wander, "the wander is still reported")
+    }
+
+    func testNoAdviceBeforeTheWanderIsMeasured() {
+        var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 20 }
+        h.anchored(armed: true)
+        h.fixes(60) { _ in (20, 0) }
+        XCTAssertNil(h.watch.status(at: h.now).radiusAdvice, "a minute in, nothing is measured yet")
+        XCTAssertNil(h.watch.status(at: h.now).wander)
+    }
+}

@@ -31,9 +31,11 @@ pulses() { awk -v a="$1" -v b="$2" '$2 == 1 { on = $1 } $2 == 0 && on != "" { if
 sound() {
     set -- $1
     case $# in
-        3) [ "$1" -lt 130 ] && [ "$2" -lt 130 ] && [ "$3" -lt 130 ] && { echo refusal; return; };;
-        2) [ "$1" -lt 130 ] && [ "$2" -gt $(( $1 + 40 )) ] && { echo mark; return; };;
-        1) [ "$1" -ge 120 ] && [ "$1" -lt 400 ] && { echo arm; return; };;
+        # Margins for emulation on a busy host (a pulse stretches by tens of ms), never so wide
+        # that the fault pattern's 500 ms note passes for the arm chirp's 180 ms.
+        3) [ "$1" -lt 150 ] && [ "$2" -lt 150 ] && [ "$3" -lt 150 ] && { echo refusal; return; };;
+        2) [ "$1" -lt 150 ] && [ "$2" -gt $(( $1 + 40 )) ] && { echo mark; return; };;
+        1) [ "$1" -ge 120 ] && [ "$1" -lt 420 ] && { echo arm; return; };;
     esac
     echo other
 }
@@ -57,6 +59,12 @@ arm_switch = "arm-switch"
 button = "button"
 # Long enough that a burst of shell writes (about 4 ms each under emulation) is one bounce.
 debounce = 0.25
+# No ring and no speaker in the VM: left enabled, their faults would sound the fault pattern on
+# the buzzer over the chirps this test tells apart.
+[ring]
+enabled = false
+[siren]
+enabled = false
 CONF
 
 "$bin" run --config "$work/anchor-alert.conf" --simulate hold \
@@ -75,13 +83,32 @@ else bad "run did not request the three lines from the gpio.* keys (held: $held)
 [ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "buzzer off at start" || bad "buzzer on at start"
 "$sampler" "$sysfs/sim_gpio0/value" 120 > "$work/buzzer.txt" & spid=$!
 
+# Each chirp is heard in a window and told apart by its rhythm. A loop running late on a busy
+# emulated host can merge a chirp's pulses ("other"): then the same act is tried again, up to
+# three times, and every try's pulses are printed. A different chirp fails at once.
+heard() { # EXPECTED WHAT -> sets $tries; 0 when the expected chirp was heard
+    local got
+    got=$(sound "$p")
+    tries="$tries${tries:+, }${p:-none}"
+    [ "$got" = "$1" ] && return 0
+    [ "$got" = other ] && return 2
+    return 1
+}
+
 # Slide to ARM with no anchor: refused, with its reason and the refusal sound.
-t=$(uptime_s); pull 1 down
-if wait_log "Can't arm: no anchor marked" 5; then ok "ARM without an anchor is refused with its reason"; else bad "no refusal on ARM without an anchor"; fi
-sleep 1
-p=$(pulses "$t" "$(uptime_s)")
-[ "$(sound "$p")" = refusal ] && ok "the refusal sounds on the buzzer (pulses $p ms)" || bad "no refusal sound on the buzzer (pulses: ${p:-none} ms)"
-pull 1 up; sleep 1
+tries= verdict=2
+for attempt in 1 2 3; do
+    t=$(uptime_s); pull 1 down
+    if [ $attempt -eq 1 ]; then
+        if wait_log "Can't arm: no anchor marked" 5; then ok "ARM without an anchor is refused with its reason"; else bad "no refusal on ARM without an anchor"; fi
+    fi
+    sleep 1
+    p=$(pulses "$t" "$(uptime_s)")
+    heard refusal; verdict=$?
+    pull 1 up; sleep 1.5
+    [ $verdict -eq 2 ] || break
+done
+[ $verdict -eq 0 ] && ok "the refusal sounds on the buzzer (pulses ms: $tries)" || bad "no refusal sound on the buzzer (pulses ms: $tries)"
 
 # Mark with a long press (2 s), once the simulated GPS has given a steady reading.
 marked=0
@@ -91,8 +118,17 @@ for attempt in 1 2 3 4 5 6; do
 done
 if [ $marked -eq 1 ]; then ok "a long press marks the anchor (attempt $attempt)"; else bad "a long press never marked the anchor"; finish; fi
 sleep 1
+tries=
 p=$(pulses "$t" "$(uptime_s)")
-[ "$(sound "$p")" = mark ] && ok "the mark chirp sounds on the buzzer (pulses $p ms)" || bad "no mark chirp on the buzzer (pulses: ${p:-none} ms)"
+heard mark; verdict=$?
+for again in 2 3; do
+    [ $verdict -eq 2 ] || break
+    # Marking again moves the anchor to here: the same act, the same chirp.
+    sleep 1; t=$(uptime_s); pull 2 down; sleep 2; pull 2 up; sleep 1.5
+    p=$(pulses "$t" "$(uptime_s)")
+    heard mark; verdict=$?
+done
+[ $verdict -eq 0 ] && ok "the mark chirp sounds on the buzzer (pulses ms: $tries)" || bad "no mark chirp on the buzzer (pulses ms: $tries)"
 
 # Slide to ARM, bouncing: one arm, and its chirp on the buzzer; then nothing more.
 before=$(grep -c "^Alarm on" "$work/out.log")
@@ -105,7 +141,17 @@ after=$(grep -c "^Alarm on" "$work/out.log")
 [ $((after - before)) -eq 1 ] && ok "a bouncing slide arms once" || bad "a bouncing slide armed $((after - before)) times"
 p=$(pulses "$t" "$(uptime_s)")
 burst=$(awk -v a="$t" -v b="$burst_end" 'BEGIN{printf "%.0f", (b-a)*1000}')
-[ "$(sound "$p")" = arm ] && ok "the arm chirp sounds on the buzzer (pulses $p ms; burst $burst ms)" || bad "no arm chirp on the buzzer (pulses: ${p:-none} ms)"
+tries=
+heard arm; verdict=$?
+for again in 2 3; do
+    [ $verdict -eq 2 ] || break
+    # Off (its own chirp, left out of the window), then ARM again.
+    pull 1 up; sleep 2
+    t=$(uptime_s); pull 1 down; sleep 2
+    p=$(pulses "$t" "$(uptime_s)")
+    heard arm; verdict=$?
+done
+[ $verdict -eq 0 ] && ok "the arm chirp sounds on the buzzer (pulses ms: $tries; burst $burst ms)" || bad "no arm chirp on the buzzer (pulses ms: $tries)"
 [ "$(cat "$sysfs/sim_gpio0/value")" = 0 ] && ok "the chirp ended (not an alarm)" || bad "buzzer still on after the chirp"
 
 # SIGTERM: stops cleanly, buzzer off, lines given back.
