@@ -25,7 +25,7 @@ printf '[runtime]\nstatus_interval = 2\n' > "$D/box.conf"
     --runtime-dir "$D/run" --journal-dir "$D/journal" >"$D/box.out" 2>&1 &
 BOX=$!
 aa() { "$BIN" "$@" --runtime-dir "$D/run" --config "$D/box.conf"; }
-for _ in $(seq 50); do aa status >/dev/null 2>&1 && break; sleep 0.1; done
+for _ in $(seq 200); do aa status >/dev/null 2>&1 && break; sleep 0.1; done
 for _ in $(seq 20); do aa mark >/dev/null 2>&1 && break; sleep 0.5; done
 
 check "--version names the release" test "$("$BIN" --version)" = "anchor-alert $(sed -n 's/.*static let number = "\(.*\)".*/\1/p' Sources/Appliance/Version.swift)"
@@ -36,7 +36,7 @@ shows() {
     tmux kill-session -t "$S" 2>/dev/null
     tmux new-session -d -s "$S" -x "$width" -y 45 \
         "env $* $BIN watch --runtime-dir $D/run --config $D/box.conf"
-    for _ in $(seq 30); do tmux capture-pane -p -t "$S" | grep -q "As of" && break; sleep 0.2; done
+    for _ in $(seq 100); do tmux capture-pane -p -t "$S" | grep -q "As of" && break; sleep 0.2; done
 }
 plain() { tmux capture-pane -p -t "$S"; }
 coloured() { tmux capture-pane -p -e -t "$S"; }
@@ -52,7 +52,7 @@ check "100 columns: the boat in degrees and minutes" grep -Eq "Boat: [0-9]{2}°[
 check "100 columns: nothing wider than the terminal" fits 100
 check "100 columns: the ring and the verdict in colour" grep -q $'\e\\[38;2;' <(coloured)
 aa radius 44 >/dev/null
-for _ in $(seq 20); do plain | grep -q "alert radius 44 m" && break; sleep 0.2; done
+for _ in $(seq 100); do plain | grep -q "alert radius 44 m" && break; sleep 0.2; done
 check "the screen follows a change (alert radius 44 m)" grep -q "alert radius 44 m" <(plain)
 
 shows 40 TERM=xterm-256color
