@@ -19,7 +19,7 @@ trap cleanup EXIT
 
 # A short evidence rule, so the simulated drag rings within the script's waits whatever the
 # benchmark-chosen defaults are: a fixed 2 m wander and 2 s of evidence.
-printf '[runtime]\nstatus_interval = 2\n[watch]\nwindow = 4\nconfirmation = 2\nmajority = 0.6\ndrift_span = 0\n' > "$D/box.conf"
+printf '[runtime]\nstatus_interval = 2\n[watch]\nwindow = 4\nconfirmation = 2\nfastest = 2\nnoise_prior = 2\nnoise_floor = 2\n' > "$D/box.conf"
 # The drag script swings for 120 s, then drags at 1 knot; --speed 10 makes that 12 s.
 "$BIN" run --simulate drag --speed 10 --switch off --config "$D/box.conf" \
     --runtime-dir "$D/run" --journal-dir "$D/journal" >"$D/box.out" 2>&1 &

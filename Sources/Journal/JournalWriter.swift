@@ -113,6 +113,8 @@ public final class JournalWriter: @unchecked Sendable {
     /// Hands one turn's actions to the writer. Returns a ticket when any of them must be durable
     /// before it is confirmed (its completion says whether it is); nil when they only queue.
     public func record(_ actions: [Action], pace: TrackPace, at stamp: Stamp) -> Ticket? {
+        // After `close` the journal is shut: nothing more is written (and nothing is confirmed).
+        guard !stopped else { return nil }
         var urgent = false
         var any = false
         for action in actions {
@@ -151,7 +153,7 @@ public final class JournalWriter: @unchecked Sendable {
     }
 
     public func flushIfDue(at stamp: Stamp) {
-        guard let due = nextDeadline, stamp.monotonic >= due else { return }
+        guard !stopped, let due = nextDeadline, stamp.monotonic >= due else { return }
         quietSince = nil
         quietAttention = false
         quietQueued = 0
