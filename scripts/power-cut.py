@@ -139,8 +139,11 @@ for path, mb in ((base, fs_mb), (logimg, 768), (cowimg, fs_mb)):
     with open(path, "wb") as f:
         f.truncate(mb << 20)
 sh("mkfs.ext4", "-q", "-F", "-E", "nodiscard", base)
-# The card before the box touched it: the log is replayed onto a copy.
+# The card before the box touched it: the log is replayed onto a copy, one per worker, made
+# now (the data device itself ends as the card after the last write).
 sh("cp", "--sparse=always", base, replay)
+replay1 = os.path.join(work, "replay1.img")
+sh("cp", "--sparse=always", base, replay1)
 data_dev, log_dev = losetup(base), losetup(logimg)
 size = sectors(data_dev)
 sh("dmsetup", "create", "pclog", "--table", f"0 {size} log-writes {data_dev} {log_dev}")
@@ -315,13 +318,20 @@ def work_cuts(w, cuts, replay_img, cow_dev):
             # the box's start only cuts a torn tail and adds a segment).
             t0 = time.monotonic()
             boxp = start_box(j, runtime)
-            rc, out = client(runtime, "recap", "--json", "--since", "100000h", "--journal", j)
-            notes = []
-            try:
-                notes = [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else []
-            except (ValueError, KeyError):
-                pass
+            def recap():
+                # Generous: on a loaded host under emulation a recap beside a starting box has
+                # taken more than 30 s. One that never answers is its own failure, never "lost".
+                rc, out = client(runtime, "recap", "--json", "--since", "100000h", "--journal", j, timeout=180)
+                if rc == 1:
+                    return rc, []   # no journal the recap can read: it holds no decision
+                try:
+                    return rc, [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else None
+                except (ValueError, KeyError):
+                    return rc, None
+            rc, notes = recap()
             # Every receipted decision is there.
+            unread = notes is None
+            notes = notes or []
             seen = [x for x in notes if x.startswith(("Alert radius:", "Anchor marked", "Anchor released"))]
             missing = [d for d in must if not any(x.startswith(says(d)) for x in seen)]
             # Nothing that was never sent (the rebuilt card is the card as it was, not a later one).
@@ -332,6 +342,12 @@ def work_cuts(w, cuts, replay_img, cow_dev):
             if os.environ.get("POWER_CUT_TIMES"):
                 print(f"cut {n}: start {time.monotonic() - t0:.1f} s, since the cut began {time.monotonic() - tc:.1f} s", flush=True)
             with lock:
+                if unread:
+                    check(False, f"{where}: recap could not read the card (exit {rc})")
+                    done += 1
+                    sh("umount", cut_mnt, check_rc=False)
+                    sh("dmsetup", "remove", name, check_rc=False)
+                    continue
                 checked += len(must)
                 lost += len(missing)
                 if not check(not missing, f"{where}: {len(missing)} of {len(must)} receipted decisions lost, first {missing[:1]}"):
@@ -362,9 +378,7 @@ def work_cuts(w, cuts, replay_img, cow_dev):
 
 workers = []
 for w in range(2):
-    img = replay if w == 0 else os.path.join(work, f"replay{w}.img")
-    if w > 0:
-        sh("cp", "--sparse=always", base, img)
+    img = replay if w == 0 else replay1
     cow = os.path.join(work, f"cow{w}.img")
     with open(cow, "wb") as f:
         f.truncate(fs_mb << 20)

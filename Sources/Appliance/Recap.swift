@@ -54,6 +54,9 @@ extension Recap {
         var checkingBack: [Duration] = []
         var cantJudgeSince: (WallTime, CantJudgeReason?)?
         var cantJudge: [(Duration, CantJudgeReason?)] = []
+        // The anchor as the swing since the last mark shows it, from the journal's track.
+        var swing = SwingEstimator()
+        var mark: Coordinate?
 
         func when(_ t: WallTime) -> String { now - t > .seconds(20 * 3600) ? t.dateAndClock : t.clock }
         func closeEpisode(_ how: String, at t: WallTime) {
@@ -87,8 +90,12 @@ extension Recap {
                 if recent { notes.append(Item(at: e.at, says: "Box started")) }
             case .mark(let c):
                 if recent { notes.append(Item(at: e.at, says: "Anchor marked at \(c)")) }
+                swing.newMark(c, replacing: mark)
+                mark = c
             case .release:
                 if recent { notes.append(Item(at: e.at, says: "Anchor released")) }
+                swing.reset()
+                mark = nil
             case .radius(let m):
                 radius = m
                 if recent { notes.append(Item(at: e.at, says: "Alert radius: \(m)")) }
@@ -128,7 +135,8 @@ extension Recap {
                 if let (f, at) = openFaults.removeValue(forKey: kind), e.at >= since {
                     alarms.append(Item(at: at, says: "\(f.message) (fixed itself at \(when(e.at)), after \(Self.span(e.at - at)))"))
                 }
-            case .fix(_, _, let distance):
+            case .fix(let p, _, let distance):
+                if mark != nil { swing.add(p, at: Instant(seconds: e.at.seconds)) }
                 if let d = distance {
                     if armedAt != nil { watchFarthest = max(watchFarthest ?? d, d) }
                     if let ep = openEpisode { openEpisode?.farthest = max(ep.farthest ?? d, d) }
@@ -153,6 +161,10 @@ extension Recap {
             let n = cantJudge.count
             let why = longest.1.map { ": " + Copy.cantJudge($0).lowercasedFirst } ?? ""
             notes.append(Item(at: now, says: "Can't judge \(n == 1 ? "once" : "\(n) times"), longest \(Self.span(longest.0))\(why)"))
+        }
+        if let mark, let est = swing.estimate, est.at.seconds >= since.seconds, let offer = SwingOffer(mark: mark, est) {
+            notes.append(Item(at: WallTime(seconds: est.at.seconds),
+                              says: "\(offer.says). To move the mark there: anchor-alert mark --from-swing"))
         }
         alarms.sort { $0.at < $1.at }
         notes.sort { $0.at < $1.at }

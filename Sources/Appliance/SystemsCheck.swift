@@ -24,6 +24,8 @@ enum SystemsCheck {
     enum Component: String, Hashable, Sendable, CaseIterable {
         case box
         case gpsReading = "gps_reading"
+        /// Whether the mark agrees with the anchor the swing shows (StatusSnapshot+Glance).
+        case anchorMark = "anchor_mark"
         case gpsd
         case receiver
         case buzzer
@@ -45,6 +47,7 @@ enum SystemsCheck {
             switch self {
             case .box: "Is the box answering?"
             case .gpsReading: "Is the GPS reading fresh?"
+            case .anchorMark: "Is the mark where the swing shows the anchor?"
             case .gpsd: "Is gpsd answering?"
             case .receiver: "Is the GPS receiver connected?"
             case .buzzer: "Can the buzzer sound?"
@@ -52,8 +55,8 @@ enum SystemsCheck {
             case .button: "Can the box read the button?"
             case .ledRing: "Can the LED ring show the watch?"
             case .siren: "Can the siren sound?"
-            case .journal: "Is the log saving?"
-            case .journalSpace: "Has the log room to grow?"
+            case .journal: "Is the journal saving?"
+            case .journalSpace: "Has the journal room to grow?"
             case .power: "Is the power supply steady?"
             case .clock: "Is the clock set?"
             case .watchdog: "Is the watchdog watching the box?"
@@ -72,6 +75,7 @@ enum SystemsCheck {
             switch self {
             case .box: nil
             case .gpsReading: .gpsLost
+            case .anchorMark: nil
             case .gpsd: .gpsd
             case .receiver: .receiver
             case .buzzer: .buzzer
@@ -104,6 +108,7 @@ enum SystemsCheck {
             switch self {
             case .box: "Check the box has power, then run anchor-alert status"
             case .gpsReading: "Give the GPS antenna a clear view of the sky"
+            case .anchorMark: "Move the mark to the swing's anchor: anchor-alert mark --from-swing"
             case .gpsd: "Check gps.host and gps.port in the configuration, then restart the box"
             case .receiver: "Plug the GPS receiver back in"
             case .buzzer: "Check the buzzer's wires"
@@ -173,10 +178,11 @@ extension SystemsCheck {
         var rows: [Row] = [Row(.box, .ok, "Yes")]
         let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
         rows.append(gpsRow(status: status, fault: faults[.gpsLost]))
+        rows.append(anchorMarkRow(status))
         let localByComponent = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
         // Nothing that can sound: the buzzer and the siren rows both fail, whatever else they say.
         let silence = Self.silence(faults: faults, fitted: fitted, absent: absent)
-        for c in Component.allCases where c != .box && c != .gpsReading {
+        for c in Component.allCases where c != .box && c != .gpsReading && c != .anchorMark {
             if let silence, c == .buzzer || c == .siren {
                 let fix = fitted.contains(c) ? c.remedy : "Fit a buzzer or a speaker: with neither the box can't ring"
                 rows.append(Row(c, .failing, "No: \(silence)", remedy: fix))
@@ -247,6 +253,22 @@ extension SystemsCheck {
         if let advice = status.radiusAdvice { return Row(.gpsReading, .attention, "Yes, but \(advice)") }
         // No age or accuracy here: they change with every fix, and `status` shows them.
         return Row(.gpsReading, .ok, "Yes")
+    }
+
+    /// The mark against the anchor the swing shows: a move offered is Attention, never
+    /// Failing (the mark is the skipper's, and the watch guards it as set).
+    static func anchorMarkRow(_ status: WatchStatus) -> Row {
+        guard let anchor = status.anchor else { return Row(.anchorMark, .unknown, "Can't tell: no anchor marked") }
+        if let offer = status.swingOffer { return Row(.anchorMark, .attention, "No: \(offer.says)") }
+        guard let e = status.swing, e.settled else {
+            return Row(.anchorMark, .unknown, "Can't tell yet: the swing has not shown where the anchor is")
+        }
+        if e.moving {
+            return Row(.anchorMark, .attention, "No: the swing's centre is moving, the anchor may be dragging",
+                       remedy: "Check the anchor is holding; the mark stays where it is")
+        }
+        guard e.stable else { return Row(.anchorMark, .unknown, "Can't tell yet: the swing is still settling") }
+        return Row(.anchorMark, .ok, "Yes: the swing's centre is \(Geodesy.distance(anchor, e.centre)) from the mark")
     }
 
     /// Rows for when the box is not answering: what only the box could tell is unknown.

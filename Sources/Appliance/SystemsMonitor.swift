@@ -1,7 +1,7 @@
 import Drivers
 import WatchCore
 
-/// The box's side of the Systems Check for the checks no driver owns (log space, power,
+/// The box's side of the Systems Check for the checks no driver owns (journal space, power,
 /// clock): a `Pollable` with no descriptors that runs `SystemsProbe` every `interval` and turns
 /// a row going bad or good into `.faultRaised` / `.faultCleared` events for the watch. It
 /// only ever clears faults it raised itself, so it never clears the journal driver's fault.
@@ -57,14 +57,14 @@ final class SystemsMonitor: Pollable {
 
     static func label(_ c: SystemsCheck.Component) -> String {
         switch c {
-        case .journalSpace: "Log"
+        case .journalSpace: "Journal"
         case .power: "Power"
         case .clock: "Clock"
         default: c.rawValue
         }
     }
 
-    /// "No: 12 MB free of 30 GB" reads as "Log: 12 MB free of 30 GB".
+    /// "No: 12 MB free of 30 GB" reads as "Journal: 12 MB free of 30 GB".
     static func consequence(_ row: SystemsCheck.Row) -> String {
         var a = row.answer
         for prefix in ["No: ", "Yes: "] where a.hasPrefix(prefix) { a.removeFirst(prefix.count) }

@@ -46,14 +46,16 @@ enum Tuning {
             for i in 0..<nights {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
-                if getenv("ANCHOR_TUNE_DEBUG") != nil {
+                // ANCHOR_TUNE_WANDER: what the first rule measured of each night's receiver, beside the truth.
+                if getenv("ANCHOR_TUNE_WANDER") != nil {
                     var o = Replay.Options()
                     o.settings = rows[0].settings
                     o.radius = Meters(s.radius)
                     o.anchor = s.anchor
                     o.arm = true
                     let w = Replay.run(s.readings, options: o).watch
-                    print("debug \(profile.label) night \(i): rms \(Format.fixed(s.noiseRMS, 1)) swing \(Format.fixed(s.swingRadius, 1)) measured sigma \(Format.fixed(w.noise.sigma(o.settings), 1)) swing \(Format.fixed(w.noise.swing, 1)) advice \(w.status(at: w.lastReading!.received).radiusAdvice ?? "-")")
+                    let advice = w.lastReading.flatMap { w.status(at: $0.received).radiusAdvice } ?? "-"
+                    print("wander \(profile.label) night \(i): noise rms \(Format.fixed(s.noiseRMS, 1)) m, swing \(Format.fixed(s.swingRadius, 1)) m; measured sigma \(Format.fixed(w.noise.sigma(o.settings), 1)) m, swing \(Format.fixed(w.noise.swing, 1)) m; advice: \(advice)")
                 }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)

@@ -56,7 +56,7 @@ public enum Copy {
         case .radiusOutOfRange:
             "Alert radius: choose \(Int(settings.radiusRange.lowerBound)) to \(Int(settings.radiusRange.upperBound)) meters"
         case .markTooFar: "Can't mark: the anchor must be within \(settings.markMaxOffset) of the boat"
-        case .swingUnsettled: "Can't mark from the swing: the boat has not swung enough yet to show where the anchor is"
+        case .swingUnsettled: "Can't mark from the swing: the swing has not shown where the anchor is yet"
         case .swingMoving: "Can't mark from the swing: its centre is still moving, the anchor may be dragging"
         }
     }

@@ -54,6 +54,8 @@ public struct SwingEstimator: Sendable {
     /// over `fitEvery`).
     private var history: [(at: Instant, east: Double, north: Double)] = []
     private var historyHead = 0
+    /// Since when the estimate has been settled without a break.
+    private var settledSince: Instant?
     /// Learning since (the first reading after the last reset).
     public private(set) var since: Instant?
     public private(set) var readings = 0
@@ -69,8 +71,17 @@ public struct SwingEstimator: Sendable {
         estimate = nil
         history.removeAll(keepingCapacity: true)
         historyHead = 0
+        settledSince = nil
         since = nil
         readings = 0
+    }
+
+    /// A new mark: what was learnt is kept when the boat still lies to the same anchor (the
+    /// new mark inside the swing circle seen, a correction) and forgotten otherwise (a new
+    /// anchorage, or the first mark).
+    public mutating func newMark(_ new: Coordinate, replacing old: Coordinate?) {
+        if old != nil, let e = estimate, e.settled, Geodesy.distance(e.centre, new) <= e.farthest + e.uncertainty { return }
+        reset()
     }
 
     /// One usable GPS reading of the antenna at `at`.
@@ -156,10 +167,15 @@ public struct SwingEstimator: Sendable {
                 if (de * de + dn * dn).squareRoot() > max(2 * circle.u95, 8) { moving = true; break }
             }
             history.append((now, circle.a, circle.b))
+            if settledSince == nil { settledSince = now }
         } else {
             history.removeAll(keepingCapacity: true)
             historyHead = 0
+            settledSince = nil
         }
+        // Stable: settled, and its centre has stayed put for a whole `movingSpan`. An early fit
+        // on a short arc can settle by chance and wander off again; a drag never stays put.
+        let stable = settled && !moving && settledSince.map { now - $0 >= settings.movingSpan } ?? false
         let d = (circle.a * circle.a + circle.b * circle.b).squareRoot()
         let centre = d > 0
             ? Geodesy.destination(from: origin, bearing: Geodesy.bearing(east: circle.a, north: circle.b), distance: Meters(d))
@@ -167,7 +183,7 @@ public struct SwingEstimator: Sendable {
         estimate = SwingEstimate(
             centre: centre, uncertainty: Meters(circle.u95), swingRadius: Meters(circle.r),
             farthest: Meters(farthest), spread: Meters(circle.sigma), arc: arc,
-            settled: settled, moving: moving, since: since ?? now, at: now)
+            settled: settled, moving: moving, stable: stable, since: since ?? now, at: now)
     }
 
     struct Circle {
@@ -277,14 +293,19 @@ public struct SwingEstimate: Hashable, Sendable {
     public var settled: Bool
     /// The centre moved by more than its uncertainty lately: a drag, or still learning.
     public var moving: Bool
+    /// Settled and still for a whole `movingSpan`: only then is a move of the mark offered.
+    public var stable: Bool
     public var since: Instant
     public var at: Instant
 
     /// An alert radius about the centre that holds the swing seen: its farthest point, plus
-    /// the centre's own uncertainty, plus the receiver's wander (measured by the watch where it
-    /// can, else twice the spread about the circle), in whole meters.
+    /// the centre's own uncertainty, plus the receiver's wander, in whole meters. The wander is
+    /// the detector's measured one where it is smaller than twice the spread about the circle:
+    /// that spread already holds the receiver's error around the swing (with the yaw and the
+    /// rode's stretch), while a wander measured against a misplaced mark also holds the swing's
+    /// own coming and going; at least 3 m.
     public func suggestedRadius(wander: Meters? = nil) -> Meters {
-        let w = max(wander?.value ?? 2 * spread.value, 3)
+        let w = max(min(wander?.value ?? .infinity, 2 * spread.value), 3)
         return Meters((farthest.value + uncertainty.value + w).rounded(.up))
     }
 }

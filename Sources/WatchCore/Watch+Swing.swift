@@ -15,26 +15,22 @@ extension Watch {
     mutating func swingMarked(_ request: MarkRequest, old: Coordinate?, new: Coordinate) {
         farthest = nil
         if request == .fromSwing { return }
-        if let e = swing.estimate, e.settled, old != nil,
-            Geodesy.distance(e.centre, new) <= e.farthest + e.uncertainty {
-            return
-        }
-        swing.reset()
+        swing.newMark(new, replacing: old)
     }
 
     /// Why a mark from the swing can't be taken now, or nil.
     func swingRefusal() -> Refusal? {
         guard let e = swing.estimate, e.settled else { return .swingUnsettled }
-        return e.moving ? .swingMoving : nil
+        if e.moving { return .swingMoving }
+        return e.stable ? nil : .swingUnsettled
     }
 
-    /// The move the swing offers: it has settled, its centre stays put, and it lies clearly
-    /// apart from the mark (further than twice its uncertainty, and at least 10 m).
+    /// The move the swing offers: it has settled, its centre has stayed put for a while
+    /// (stable), and it lies clearly apart from the mark (further than twice its uncertainty,
+    /// and at least 10 m).
     public var swingOffer: SwingOffer? {
-        guard let anchor, let e = swing.estimate, e.settled, !e.moving else { return nil }
-        let d = Geodesy.distance(anchor, e.centre)
-        guard d.value > max(10, 2 * e.uncertainty.value) else { return nil }
-        return SwingOffer(estimate: e, distance: d, bearing: Geodesy.bearing(from: anchor, to: e.centre))
+        guard let anchor, let e = swing.estimate else { return nil }
+        return SwingOffer(mark: anchor, e)
     }
 
     /// A long press marks the anchor, not the boat: while the swing offers a move and the boat
@@ -54,6 +50,16 @@ public struct SwingOffer: Hashable, Sendable {
     public var distance: Meters
     public var bearing: Double
 
+    /// The offer `estimate` makes against `mark`, if any: stable, and clearly apart.
+    public init?(mark: Coordinate, _ estimate: SwingEstimate) {
+        guard estimate.stable else { return nil }
+        let d = Geodesy.distance(mark, estimate.centre)
+        guard d.value > max(10, 2 * estimate.uncertainty.value) else { return nil }
+        self.estimate = estimate
+        distance = d
+        bearing = Geodesy.bearing(from: mark, to: estimate.centre)
+    }
+
     /// "The anchor seems to lie 28 m north-west of the mark, give or take 4 m".
     public var says: String {
         "The anchor seems to lie \(distance) \(Compass.point(bearing)) of the mark, give or take \(estimate.uncertainty)"
@@ -71,11 +77,13 @@ public enum Compass {
 }
 
 extension Watch {
-    /// With the swing settled and still: the alert radius that holds the swing seen about the
-    /// mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
+    /// With the swing settled and still: the alert radius that holds the swing seen plus the
+    /// receiver's measured wander, about the mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
     public var swingSuggestedRadius: Meters? {
-        guard let anchor, let e = swing.estimate, e.settled, !e.moving else { return nil }
-        let radius = e.suggestedRadius()
+        guard let anchor, let e = swing.estimate, e.stable else { return nil }
+        // The receiver's wander as the detector measured it, where it has; else the spread
+        // about the circle stands in for it.
+        let radius = e.suggestedRadius(wander: wander)
         if swingOffer != nil { return radius }
         return Meters((radius.value + Geodesy.distance(anchor, e.centre).value).rounded(.up))
     }

@@ -44,7 +44,7 @@ final class GlanceTests: XCTestCase {
             _ = box.handle(.reading(GPSReading(mode: .threeD, position: boat(Double(i)), accuracy: 3, received: box.now)))
         }
         _ = box.handle(.decision(.mark(.here)))
-        for i in 10..<2400 {
+        for i in 10..<3600 {
             box.now = box.now + .seconds(1)
             _ = box.handle(.reading(GPSReading(mode: .threeD, position: boat(Double(i)), accuracy: 3, received: box.now)))
         }
@@ -66,6 +66,10 @@ final class GlanceTests: XCTestCase {
         XCTAssertEqual(json["status"]?["swing"]?["settled"]?.bool, true)
         XCTAssertNotNil(json["status"]?["swing_offer"]?["distance_m"]?.double)
 
+        // The Systems Check says it too, as a row that needs attention.
+        let check = cli(["check"], box: nil)
+        XCTAssertTrue(check.out.contains("Is the mark where the swing shows the anchor?"), check.out)
+        XCTAssertTrue(check.out.contains("No: The anchor seems to lie "), check.out)
         let mark = cli(["mark", "--from-swing"], box: box)
         XCTAssertEqual(mark.code, 0, mark.err)
         XCTAssertTrue(mark.out.contains("Anchor marked from the swing at "), mark.out)
@@ -80,6 +84,19 @@ final class GlanceTests: XCTestCase {
         XCTAssertEqual(r.code, 1)
         XCTAssertEqual(r.err, Copy.refusal(.swingUnsettled) + "\n")
         XCTAssertEqual(cli(["mark", "--from-swing", "--ago", "5m"], box: nil).code, 64)
+    }
+
+    /// At the drop with the compass heading: the bow offset (1 m by default) ahead of the antenna.
+    func testMarkWithTheHeadingPutsTheAnchorAtTheBow() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let r = cli(["mark", "--heading", "90"], box: box)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("Bow offset: the anchor 1.0 m ahead of the antenna on 090°\n"), r.out)
+        let anchor = try XCTUnwrap(box.watch.anchor)
+        XCTAssertEqual(Geodesy.distance(anchor, MiniBox.origin).value, 1, accuracy: 0.05)
+        XCTAssertEqual(Geodesy.bearing(from: MiniBox.origin, to: anchor), 90, accuracy: 1)
+        XCTAssertEqual(cli(["mark", "--heading", "400"], box: nil).code, 64)
     }
 
     func testStatusSaysWhenTheReceiverReportsNoAccuracy() throws {
@@ -187,6 +204,33 @@ final class GlanceTests: XCTestCase {
                             "--runtime-dir", dir + "/run"], whileWaiting: nil)
         XCTAssertTrue(r.out.contains("Alarm: ringing again after a restart, alarm 3 was not answered before the box stopped\n"),
                       r.out + r.err)
+    }
+
+    /// The recap learns the swing from the journal's track, as the box does, and says so.
+    func testTheRecapSaysWhereTheSwingShowsTheAnchor() {
+        let base = WallTime(seconds: 1_796_000_000)
+        func at(_ east: Double, _ north: Double) -> Coordinate {
+            let d = (east * east + north * north).squareRoot()
+            var b = atan2(east, north) * 180 / .pi
+            if b < 0 { b += 360 }
+            return Geodesy.destination(from: MiniBox.origin, bearing: b, distance: Meters(d))
+        }
+        let mark = at(0, -30)
+        var entries = [HistoryEntry(at: base, event: .mark(mark))]
+        // One track point every 2 s (the journal keeps every fix while anything happens, fewer
+        // while calm) over 90 minutes: a 90 degree wind shift swings the boat west.
+        for i in stride(from: 2, to: 5400, by: 2) {
+            let t = Double(i)
+            let bearing = (180 + 90 * min(max((t - 600) / 1200, 0), 1) + 15 * sin(2 * .pi * t / 60)) * .pi / 180
+            let p = at(30 * sin(bearing) + sin(t * 0.37), 30 * cos(bearing) + cos(t * 0.73))
+            entries.append(HistoryEntry(at: base + .seconds(t), event: .fix(position: p, accuracy: 3, distance: Geodesy.distance(mark, p))))
+        }
+        let recap = Recap.build(entries, since: base, now: base + .seconds(5400))
+        let says = recap.items(.notes).map(\.says)
+        XCTAssertTrue(says.contains { $0.hasPrefix("The anchor seems to lie ") && $0.contains(" m north of the mark") }, "\(says)")
+        // Released: nothing to say about a mark that is gone.
+        entries.append(HistoryEntry(at: base + .seconds(5401), event: .release))
+        XCTAssertFalse(Recap.build(entries, since: base, now: base + .seconds(5402)).items(.notes).contains { $0.says.hasPrefix("The anchor seems") })
     }
 
     func testTheControlProtocolCarriesAMarkFromTheSwing() {

@@ -120,11 +120,35 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(row(.clock).answer, "No: Clock: 10 min ahead of GPS time", "the driver's fault beats the monitor's can't tell")
         XCTAssertEqual(row(.gpsReading).answer, "Yes")
         XCTAssertEqual(row(.siren).status, .unknown, "not known to be fitted, not known to be absent")
-        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 8 unknown")
+        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 9 unknown")
+        XCTAssertEqual(row(.anchorMark).status, .unknown, "no swing seen yet: can't tell")
         let noSiren = SystemsCheck.boxRows(status: status, fitted: [.buzzer], absent: [.siren], local: [])
         XCTAssertEqual(noSiren.first { $0.component == .siren }?.answer, "No siren fitted: the buzzer rings alone")
         let noBuzzer = SystemsCheck.boxRows(status: status, fitted: [.siren], absent: [.buzzer], local: [])
         XCTAssertEqual(noBuzzer.first { $0.component == .buzzer }?.status, .attention, "a box without a buzzer is worth a look")
+    }
+
+    /// The radius advice: the GPS row still answers Yes (it judges), worth a look, with the words.
+    func testTheRadiusAdviceIsAGPSRowWorthALookAndInTheSnapshotAndRecap() throws {
+        var (status, now) = Statuses.holding()
+        let advice = Copy.radiusAdvice(wander: 18, reliable: 60)
+        XCTAssertEqual(advice, "GPS wanders about 18 m: an alert radius of 60 m or more rings reliably")
+        status.radiusAdvice = advice
+        status.wander = 18
+        let rows = SystemsCheck.boxRows(status: status, fitted: [.gpsd, .receiver, .buzzer], local: [])
+        let gps = try XCTUnwrap(rows.first { $0.component == .gpsReading })
+        XCTAssertEqual(gps.status, .attention)
+        XCTAssertEqual(gps.answer, "Yes, but " + advice)
+        let snap = StatusSnapshot(status: status, now: now, wall: WallTime(seconds: 1_800_000_000),
+                                  writer: .init(bootID: "b", pid: 1, monotonic: 1),
+                                  validFor: .seconds(75), checks: rows)
+        let back = try StatusSnapshot(json: try JSON.parse(snap.json.text))
+        XCTAssertEqual(back.radiusAdvice, advice)
+        XCTAssertEqual(back.wander, 18)
+        XCTAssertTrue(StatusCommand.current(back, now: WallTime(seconds: 1_800_000_001)).contains(advice))
+        var recap = Recap.build([], since: WallTime(seconds: 1_799_990_000), now: WallTime(seconds: 1_800_000_001))
+        recap.note(advice, at: back.writtenAt)
+        XCTAssertTrue(recap.lines().contains { $0.hasSuffix(advice) }, "\(recap.lines())")
     }
 
     /// Issue 12, hole 4: with the buzzer line faulted and no siren, the rows each said the other

@@ -33,7 +33,7 @@ final class SwingEstimatorTests: XCTestCase {
         h.fixes(10) { _ in (0, -30) }
         h.send(.decision(.mark(.here)))
         XCTAssertNotNil(h.watch.anchor)
-        h.fixes(seconds: 2400, rate: 1) { t in Self.boat(t, bearing: Self.shift, noise: &noise) }
+        h.fixes(seconds: 3600, rate: 1) { t in Self.boat(t, bearing: Self.shift, noise: &noise) }
         return h
     }
 

@@ -11,7 +11,7 @@ enum CheckCommand: Command {
         Usage: anchor-alert check [--json] [--runtime-dir DIR] [--journal DIR] [--config FILE]
 
         One row per component: the box, the GPS reading, gpsd, the receiver, the buzzer, the
-        arm switch, the button, the LED ring, the siren, the log and its free space, power
+        arm switch, the button, the LED ring, the siren, the journal and its free space, power
         (undervoltage), the clock, the watchdog, the configuration file. Each is a question
         whose good answer is Yes, with its status (Ok, Attention, Failing or Unknown) and,
         where you can apply one, what to do.
@@ -19,7 +19,7 @@ enum CheckCommand: Command {
           --json               {"headline": ..., "rows": [{"component", "question", "status",
                                "answer", "remedy"}]}
         \(SurfaceOptions.help)
-          --journal DIR        the log whose free space is checked (journal.directory)
+          --journal DIR        the journal whose free space is checked (journal.directory)
 
         Exit status: 0 nothing failing, 1 at least one row failing (including a box that is
         not answering or not running), 64 usage.

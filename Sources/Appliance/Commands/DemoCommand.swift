@@ -11,7 +11,7 @@ enum DemoCommand: Command {
     static let help = """
         Usage: anchor-alert demo [--speed N] [--plain]
 
-        The real watch on a scripted night: anchoring, a calm swing, a stray fix that moves
+        The real watch on a scripted night: anchoring, a calm swing, a stray reading that moves
         nothing, a GPS outage (can't judge, then the fault), a real drag, the alarm, a snooze,
         the switch off. About a minute at the default speed; it ends by itself.
 

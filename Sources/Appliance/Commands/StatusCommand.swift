@@ -129,14 +129,20 @@ enum StatusCommand: Command {
 
     /// The anchor as the swing shows it, and what to do about it.
     static func swing(_ s: StatusSnapshot) -> [String] {
-        guard s.anchor != nil, let swing = s.glance.swing else { return [] }
+        guard let anchor = s.anchor, let swing = s.glance.swing else { return [] }
         var out: [String] = []
         if let offer = s.glance.offer {
             out.append("\(offer.says). To move the mark there: anchor-alert mark --from-swing")
         } else if swing.settled && swing.moving {
             out.append("Swing: its centre is moving, the anchor may be dragging. The mark stays where it is")
         } else if swing.settled {
-            out.append("Swing: its centre agrees with the mark, give or take \(swing.uncertainty)")
+            let d = Geodesy.distance(anchor, swing.centre)
+            if d.value <= max(10, 2 * swing.uncertainty.value) {
+                out.append("Swing: its centre agrees with the mark, give or take \(swing.uncertainty)")
+            } else {
+                let way = Compass.point(Geodesy.bearing(from: anchor, to: swing.centre))
+                out.append("Swing: the anchor may lie \(d) \(way) of the mark, waiting for the swing to confirm it")
+            }
         } else {
             out.append("Swing: learning where the anchor is, \(Int(swing.arc)) degrees of arc seen so far")
         }

@@ -64,6 +64,11 @@ final class DemoScreen: BoxObserver {
         let accuracy = s.accuracy.map { "±\(Int($0.value.rounded())) m" } ?? "no accuracy"
         let age = s.readingAge.map { $0.seconds < 2 ? "just now" : "\(Int($0.seconds)) s ago" } ?? "none yet"
         w.append("GPS \(accuracy) · \(age)")
+        if let offer = s.swingOffer {
+            w.append(offer.says)
+        } else if let e = s.swing, e.settled, let anchor = s.anchor {
+            w.append("Swing: its centre is \(Geodesy.distance(anchor, e.centre)) from the mark")
+        }
         for f in s.faults { w.append("Fault: \(f.message)") }
         w.append(buzzer ? "Buzzer: \u{1B}[1mBZZT\u{1B}[0m" : "Buzzer: quiet")
         return w

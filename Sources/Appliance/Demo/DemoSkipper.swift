@@ -10,8 +10,8 @@ struct DemoSkipper {
 
     private var planned: [(t: Double, move: Move)] = [
         (10, .note("Motoring in to the anchorage")),
-        (31, .note("The anchor is down: hold the button to mark it")),
-        (33, .input(.button(.long), "Button held 2 s")),
+        (31, .note("The anchor touches bottom, the bow over it: hold the button now, before the boat falls back")),
+        (33, .input(.button(.long), "Button held 2 s: the anchor is marked where it lies, not a rode's length away")),
         (35, .input(.decision(.setRadius(40)), "anchor-alert radius 40")),
         (37, .input(.armSwitch(on: true), "Switch slid to ARM")),
         (60, .note("A calm swing on 22 m of rode")),
