@@ -7,10 +7,17 @@
 # Measures and prints; asserts nothing. GPIO, ring and siren are not fitted here (no hardware
 # outside the VM). About 6 minutes (callgrind is ~50x slower than the box).
 #   --long SECONDS   the RSS and wakeup runs last SECONDS of fixes each (default 120)
+#   --cost-only      only the instructions per fix
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=120
-[ "${1:-}" = "--long" ] && long=$2
+long=120; cost_only=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --long) long=$2; shift 2 ;;
+        --cost-only) cost_only=1; shift ;;
+        *) echo "usage: $0 [--long SECONDS] [--cost-only]"; exit 64 ;;
+    esac
+done
 for tool in valgrind callgrind_annotate gpsfake; do
     command -v $tool >/dev/null || { echo "bench-loop: $tool is not installed (scripts/packages/bench.txt, gpsd-clients)"; exit 0; }
 done
@@ -20,7 +27,7 @@ T=$(mktemp -d /tmp/aa-bench-loop-XXXXXX)
 FAKE=; BOX=
 cleanup() {
     [ -n "$BOX" ] && kill "$BOX" 2>/dev/null || true
-    [ -n "$FAKE" ] && kill -- "-$FAKE" 2>/dev/null || true
+    [ -n "$FAKE" ] && kill -KILL -- "-$FAKE" 2>/dev/null || true
     wait 2>/dev/null || true
     rm -rf "$T"
 }
@@ -52,7 +59,7 @@ run() {
     [ $rest -gt 0 ] && sleep $rest
     grep VmHWM /proc/$BOX/status > "$d/hwm" 2>/dev/null || true
     kill "$BOX"; wait "$BOX" 2>/dev/null || true; BOX=
-    kill -- "-$FAKE" 2>/dev/null || true; wait "$FAKE" 2>/dev/null || true; FAKE=
+    kill -KILL -- "-$FAKE" 2>/dev/null || true; wait "$FAKE" 2>/dev/null || true; FAKE=
     port=$((port + 1))
 }
 
@@ -64,9 +71,25 @@ run longer 80 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.longer"
 a=$(total "$T/cg.short"); b=$(total "$T/cg.longer")
 echo "instructions: 200 fixes $a, 800 fixes $b"
 echo "instructions per fix: $(( (b - a) / 600 )) (difference / 600, whole process)"
-echo "top inclusive costs of the 800-fix run:"
-callgrind_annotate --inclusive=yes "$T/cg.longer" 2>/dev/null | grep -E '^ *[0-9,]+ ' | sed -n 1,25p | cut -c1-200
+echo "where a fix's instructions go (inclusive, difference of the two runs / 600, top 20):"
+for f in short longer; do
+    callgrind_annotate --inclusive=yes "$T/cg.$f" 2>/dev/null | grep -E '^ *[0-9,]+ ' > "$T/cg.$f.txt" || true
+done
+/usr/bin/python3 - "$T/cg.short.txt" "$T/cg.longer.txt" <<'PY'
+import re, sys
+def load(p):
+    d = {}
+    for line in open(p):
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+(.*?)(?: \[.*\])?$", line)
+        if m: d[m.group(2)] = int(m.group(1).replace(",", ""))
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+rows = sorted(((v - a.get(k, 0)) / 600, k) for k, v in b.items())[::-1]
+for per, name in rows[:20]:
+    print(f"{per:10.0f}  {name[:140]}")
+PY
 
+[ -n "$cost_only" ] && exit 0
 log tenhz "$long"
 run tenhz "$long" 0.1
 echo "10 Hz for $long s: $(tail -1 "$T/tenhz/box.out"); peak $(cat "$T/tenhz/hwm")"

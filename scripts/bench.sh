@@ -11,15 +11,15 @@ start=$SECONDS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pids=()
-for part in main conditions held-out; do
+for part in main-good main-poor conditions held-out; do
     ( t0=$SECONDS; nice -n 5 .build/release/anchor-bench --part "$part" "$@" >"$tmp/$part.txt" 2>"$tmp/$part.err"
       echo "$part: $((SECONDS - t0)) s wall" >>"$tmp/$part.err" ) &
     pids+=($!)
 done
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
-for part in main conditions held-out; do cat "$tmp/$part.txt"; done
-for part in main conditions held-out; do tail -1 "$tmp/$part.err"; done
+for part in main-good main-poor conditions held-out; do cat "$tmp/$part.txt"; done
+for part in main-good main-poor conditions held-out; do tail -1 "$tmp/$part.err"; done
 [ $rc = 0 ] || { echo "a part of the detection benchmark failed:"; cat "$tmp"/*.err; exit 1; }
 echo "Detection benchmark: $((SECONDS - start)) s wall"
 

@@ -21,9 +21,9 @@ TARGETS=(
     "journal-open         WatchCore,Journal Fuzz/JournalOpen.swift"
     "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
     "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
-    "config-parser        WatchCore,Recordings,ApplianceConfig=Sources/Appliance/Config Fuzz/ConfigParser.swift"
+    "config-parser        WatchCore,Recordings,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Network/NetworkKeys.swift Fuzz/ConfigParser.swift"
     "control-protocol     WatchCore,Recordings,ApplianceControl=Sources/Appliance/ControlProtocol.swift:Sources/Appliance/JSON+Surfaces.swift:Fuzz/support/ConsoleLogWords.swift Fuzz/ControlProtocol.swift"
-    "gpsd-stream          WatchCore,DriversGPSD=Sources/Drivers/GPSD/GPSDMessage.swift:Sources/Drivers/GPSD/GPSDFix.swift Fuzz/GPSDStream.swift"
+    "gpsd-stream          WatchCore,Recordings,DriversGPSD=Sources/Drivers/GPSD/GPSDMessage.swift:Sources/Drivers/GPSD/GPSDFix.swift Fuzz/GPSDStream.swift"
 )
 
 seconds=${1:-20}

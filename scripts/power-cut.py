@@ -139,8 +139,11 @@ for path, mb in ((base, fs_mb), (logimg, 768), (cowimg, fs_mb)):
     with open(path, "wb") as f:
         f.truncate(mb << 20)
 sh("mkfs.ext4", "-q", "-F", "-E", "nodiscard", base)
-# The card before the box touched it: the log is replayed onto a copy.
+# The card before the box touched it: the log is replayed onto a copy, one per worker, made
+# now (the data device itself ends as the card after the last write).
 sh("cp", "--sparse=always", base, replay)
+replay1 = os.path.join(work, "replay1.img")
+sh("cp", "--sparse=always", base, replay1)
 data_dev, log_dev = losetup(base), losetup(logimg)
 size = sectors(data_dev)
 sh("dmsetup", "create", "pclog", "--table", f"0 {size} log-writes {data_dev} {log_dev}")
@@ -362,9 +365,7 @@ def work_cuts(w, cuts, replay_img, cow_dev):
 
 workers = []
 for w in range(2):
-    img = replay if w == 0 else os.path.join(work, f"replay{w}.img")
-    if w > 0:
-        sh("cp", "--sparse=always", base, img)
+    img = replay if w == 0 else replay1
     cow = os.path.join(work, f"cow{w}.img")
     with open(cow, "wb") as f:
         f.truncate(fs_mb << 20)

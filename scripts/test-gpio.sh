@@ -88,6 +88,8 @@ if [ $e2e -eq 1 ]; then
     p=$(echo "$line" | sed -n 's/^e2e: \([0-9]*\) passed.*/\1/p'); f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed/\1/p')
     passed=$((passed + ${p:-0})); failed=$((failed + ${f:-1}))
     grep -q "^section e2e: status 0" "$log" || problems+=("end-to-end test")
+    # Chirps whose rhythm the emulated loop merged: neither passed nor failed, and said so.
+    untold=$(sed -n 's/^e2e: \([0-9]*\) chirps sounded but.*/\1/p' "$log" | tail -1)
 fi
 for shim in shim-v1 shim-v2; do
     if grep -q "^section $shim: status 0" "$log"; then passed=$((passed + 1)); else failed=$((failed + 1)); problems+=("$shim C checks"); fi
@@ -95,5 +97,6 @@ done
 rm -f "$log"
 echo "test-gpio: VM run took ${elapsed} s (boot included)"
 [ ${#problems[@]} -eq 0 ] && [ $rc -eq 0 ] || fail "${problems[*]:-VM command status $rc}"
+[ "${untold:-0}" -gt 0 ] && echo "test-gpio: ${untold} chirps sounded but their rhythm was not told apart (merged under emulation): not counted as passed"
 echo "test-gpio: ok"
 echo "gpio: $passed passed, $failed failed"

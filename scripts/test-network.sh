@@ -24,10 +24,10 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $1"; }
 bad() { failed=$((failed + 1)); echo "  FAILED: $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-BOX=; BROKER=; FLEET=; FEED=; GPSD=; BOXES=()
+BOX=; BROKER=; FLEET=; FEED=; GPSD=; TLSB=; BOXES=()
 N=${FLEET_BOXES:-20}; [ "${1:-}" = "--full" ] && N=${FLEET_BOXES:-200}
 cleanup() {
-    for p in $BOX $FLEET "${BOXES[@]}" $BROKER $GPSD $FEED; do kill "$p" 2>/dev/null; done
+    for p in $BOX $FLEET "${BOXES[@]}" $BROKER $GPSD $FEED $TLSB; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null; rm -rf "$D"
 }
 trap cleanup EXIT
@@ -43,8 +43,7 @@ status_interval = 2
 [watch]
 window = 4
 confirmation = 2
-majority = 0.6
-drift_span = 0
+fastest = 2
 snooze = 10
 [nmea]
 enabled = true
@@ -64,6 +63,8 @@ for _ in $(seq 50); do
     [ -n "$PORT" ] && break; sleep 0.1
 done
 check "the box says where NMEA goes (${PORT:-nothing})" test -n "$PORT"
+check "the test's configuration is read cleanly (its evidence rule is the one it scripts)" \
+    test -z "$(grep '^Configuration:' "$D/box.out")"
 if [ -n "$PORT" ]; then
     out=$(/usr/bin/python3 scripts/network/nmea_client.py "$BIN" "$D/run" "$D/box.conf" "$BOX" "$PORT" "$UDP" 2>&1)
     echo "$out"
@@ -82,7 +83,7 @@ start_broker() { /usr/sbin/mosquitto -c "$D/mosquitto.conf" >>"$D/mosquitto.log"
 start_broker
 fleet() { "$BIN" fleet --broker 127.0.0.1 --port "$MQ" "$@"; }
 boxconf() {  # name, accept_commands
-    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n[watch]\nwindow = 4\nconfirmation = 2\nmajority = 0.6\ndrift_span = 0\n[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
+    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n[watch]\nwindow = 4\nconfirmation = 2\nfastest = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
         "$MQ" "$1" "$2" > "$D/$1.conf"
 }
 start_box() {  # name, simulate, speed, accept_commands
@@ -117,7 +118,7 @@ done
 echo "  (marked: $((N - 1 - ${#todo[@]})) of $((N - 1)) in $round rounds)"
 for i in "${!names[@]}"; do kill -USR1 "${BOXES[$i]}"; done
 echo "  ($((N - 1)) holding boxes started, marked and armed in $((SECONDS - t0)) s)"
-fleet --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
+"$BIN" fleet --broker 127.0.0.1 --port "$MQ" --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
 FLEET=$!
 mkdir -p "$D/dragger"; cp -r "$D/template/journal" "$D/dragger/journal"
 start_box dragger drag 10 true
@@ -192,6 +193,44 @@ for _ in $(seq 90); do
 done
 echo "  ($back boxes back on the broker $((SECONDS - t1)) s after its restart)"
 check "after the restart every running box republished ($back of $((N - 1)))" test "$back" -ge $((N - 1))
+echo "MQTT with TLS and a per-box user"
+if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
+    T=$D/tls; mkdir -p "$T"; chmod 755 "$D" "$T"   # mosquitto drops to its own user
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/ca.key" -out "$T/ca.crt" -days 2 -subj /CN=test-ca 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout "$T/server.key" -out "$T/server.csr" -subj /CN=127.0.0.1 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1\n' > "$T/ext.cnf"
+    openssl x509 -req -in "$T/server.csr" -CA "$T/ca.crt" -CAkey "$T/ca.key" -CAcreateserial -out "$T/server.crt" \
+        -days 2 -extfile "$T/ext.cnf" 2>/dev/null
+    mosquitto_passwd -c -b "$T/passwd" tlsboat secret1
+    chmod 644 "$T"/*
+    TP=$(freeport)
+    printf 'listener %s 127.0.0.1\ncafile %s/ca.crt\ncertfile %s/server.crt\nkeyfile %s/server.key\nallow_anonymous false\npassword_file %s/passwd\npersistence false\n' \
+        "$TP" "$T" "$T" "$T" "$T" > "$T/m.conf"
+    /usr/sbin/mosquitto -c "$T/m.conf" >"$T/m.log" 2>&1 &
+    TLSB=$!; sleep 1
+    tlsbox() {  # password, name
+        echo "$1" > "$T/pw.$2"; chmod 600 "$T/pw.$2"
+        printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "tlsboat"\nusername = "tlsboat"\npassword_file = "%s"\nca_file = "%s/ca.crt"\n' \
+            "$TP" "$T/pw.$2" "$T" > "$T/$2.conf"
+        "$BIN" run --simulate hold --switch off --config "$T/$2.conf" --runtime-dir "$T/$2/run" --journal-dir "$T/$2/journal" >"$T/$2.out" 2>&1 &
+        BOX=$!
+        row=
+        for _ in $(seq 20); do
+            sleep 0.5
+            row=$("$BIN" status --json --runtime-dir "$T/$2/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])" 2>/dev/null)
+            case $row in Yes:*|"No: connection lost"*|"No: the broker refused"*) break ;; esac
+        done
+        kill "$BOX"; wait "$BOX" 2>/dev/null; BOX=
+    }
+    tlsbox secret1 good
+    check "over TLS with its own user the box is on the broker ($row)" grep -q '^Yes: anchor-alert/tlsboat on ' <<<"$row"
+    tlsbox wrong bad
+    check "a wrong password is a Systems Check row, retried ($row)" grep -q '^No: .*trying again$' <<<"$row"
+    kill "$TLSB"; wait "$TLSB" 2>/dev/null
+else
+    bad "openssl and mosquitto_passwd are needed for the TLS test"
+fi
+
 echo "gpsd reading a chartplotter's NMEA over TCP (gpsd's own tcp:// source)"
 if [ -x /usr/sbin/gpsd ]; then
     /usr/bin/python3 scripts/network/plotter_feed.py ../shared/data/gps/avnav/segments/nmea-20130630_L1-8252_moored-berth.log \
@@ -228,7 +267,10 @@ check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients
     test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "
 printf '[mqtt]\nenabled = false\nbroker = "10.0.0.2"\n' > "$D/local.conf"
 out=$("$BIN" config --network-allow --config "$D/local.conf")
-check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(grep '^IPAddressAllow=' <<<"$out")"
+check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(grep -E '^(IPAddressAllow|RestrictAddressFamilies)=' <<<"$out")"
+printf '[nmea]\nenabled = true\nudp_interface = "wlan0"\n' > "$D/udp.conf"
+check "a UDP broadcast interface adds netlink, to find its broadcast address" \
+    grep -q '^RestrictAddressFamilies=AF_NETLINK$' <<<"$("$BIN" config --network-allow --config "$D/udp.conf")"
 G=$D/generated; mkdir -p "$G"
 if command -v systemd-analyze >/dev/null; then
     sed "s|/usr/bin/anchor-alert config --network-allow --config /etc/anchor-alert/anchor-alert.conf|$BIN config --network-allow --config $D/allow.conf|; s|\[ -x /usr/bin/anchor-alert \] \|\| exit 0||" \

@@ -3,13 +3,13 @@
 # VM the journal is on ext4 on a dm-log-writes device; the real `anchor-alert run` takes decisions
 # over its control socket; the card is rebuilt as it stood at flush points and between them, and
 # on each image every receipted decision must be there and the box must start.
-#   scripts/test-powercut.sh          16 decisions, 20 cuts (CI: a few minutes, VM included)
+#   scripts/test-powercut.sh          16 decisions, 16 cuts (CI: a few minutes, VM included)
 #   scripts/test-powercut.sh --full   150 decisions, 1000 cuts
 # POWER_CUT_BINARY=path tests another build (the broken-build demonstration in the doc).
 # Ends with "test-powercut: N passed, M failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-decisions=16 cuts=20
+decisions=16 cuts=16
 [ "${1:-}" = "--full" ] && decisions=150 cuts=1000
 vm=../shared/vm/run-in-vm.sh
 fail() { echo "test-powercut: FAILED: $*"; echo "test-powercut: 0 passed, 1 failed"; exit 1; }

@@ -82,10 +82,12 @@ check "check: exit $rc, $want by its rows" test "$rc" -eq "$want"
 # SIGHUP with a bad file raises the configuration fault, as a start does (it used to only print).
 config_fault() { aa status --json | json "any(f['kind'] == 'config' for f in j['status']['faults'])"; }
 check "no configuration fault before the reload" test "$(config_fault)" = False
+cp "$D/box.conf" "$D/box.conf.good"
 printf '[watch]\nradius = lots\n' >> "$D/box.conf"
 kill -HUP "$BOX"
-for _ in $(seq 50); do [ "$(config_fault)" = True ] && break; sleep 0.2; done
-check "SIGHUP with a bad file raises the configuration fault" test "$(config_fault)" = True
+for _ in $(seq 50); do [ "$(config_fault 2>/dev/null)" = True ] && break; sleep 0.2; done
+check "SIGHUP with a bad file raises the configuration fault" test "$(config_fault 2>/dev/null)" = True
+mv "$D/box.conf.good" "$D/box.conf"
 
 kill -STOP "$BOX"
 sleep 6   # believed for 2 x 2 s + 15 s ... so wait past it

@@ -10,15 +10,23 @@ struct BenchOptions {
     var nights = 1000
     /// Nights per held-out capture and receiver class.
     var heldOutNights = 20
+    /// Drags per speed at 1 Hz (10 Hz: a tenth), per condition and speed, per held-out capture.
+    var drags = 100
+    var conditionNights = 100
+    var conditionDrags = 40
+    var heldOutDrags = 20
     /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
-    enum Part: String { case all, main, conditions, heldOut = "held-out" }
+    /// main-good and main-poor split main by receiver quality (the good one also replays the
+    /// real captures and draws the plots).
+    enum Part: String { case all, main, mainGood = "main-good", mainPoor = "main-poor", conditions, heldOut = "held-out" }
     var part = Part.all
     var data = "/work/shared/data/gps"
     /// Where the SVG plots go; nil writes none.
     var plots: String? = "Docs/benchmarks"
 
     static let usage = """
-        usage: anchor-bench [--quick] [--part all|main|conditions|held-out] [--nights N] [--held-out-nights N]
+        usage: anchor-bench [--quick] [--part all|main|main-good|main-poor|conditions|held-out] [--nights N]
+                            [--drags N] [--condition-nights N] [--condition-drags N] [--held-out-nights N] [--held-out-drags N]
                             [--data DIR] [--plots DIR | --no-plots]
                anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--data DIR]
                anchor-bench --tune [--quick] [--data DIR]
@@ -48,8 +56,17 @@ struct BenchOptions {
             case "--check": mode = .check
             case "--rule": rule = try value()
             case "--part":
-                guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, conditions or held-out") }
+                guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, main-good, main-poor, conditions or held-out") }
                 part = p
+            case "--drags", "--condition-nights", "--condition-drags", "--held-out-drags":
+                let name = args[i]
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "\(name) needs a positive count") }
+                switch name {
+                case "--drags": drags = n
+                case "--condition-nights": conditionNights = n
+                case "--condition-drags": conditionDrags = n
+                default: heldOutDrags = n
+                }
             case "--held-out-nights":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--held-out-nights needs a positive count") }
                 heldOutNights = n

@@ -54,7 +54,7 @@ enum RegressionCheck {
             if c != .twoD { night("poor 20 m, \(c.rawValue)", poor, c, runs: 2) }
         }
         for c in [Scenario.Condition.dropouts, .accuracyBursts] {
-            drag("good 10 m, \(c.rawValue), 0.1 kn", good, c, knots: 0.1, runs: 4, limit: conditionLimit)
+            drag("good 10 m, \(c.rawValue), 0.1 kn", good, c, knots: 0.1, runs: 12, limit: conditionLimit)
             // 0.1 kn on the poor receiver reaches twice its noise (about 22 m) 7 minutes after
             // the exit: no rule can tell it from noise before that, so it counts from there.
             drag("poor 20 m, \(c.rawValue), 0.1 kn", poor, c, knots: 0.1, runs: 2, limit: conditionLimit, fromBound: true)

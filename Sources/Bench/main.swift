@@ -103,17 +103,22 @@ case .detection:
     let contenders = [Contender.box("Box (defaults)", BoxTuning.defaults)] + Contender.peers
     let quick = options.quick
     let part = options.part
-    let main = part == .all || part == .main, conditions = part == .all || part == .conditions
+    let main = part == .all || part == .main || part == .mainGood || part == .mainPoor
+    let conditions = part == .all || part == .conditions
+    let real = main && part != .mainPoor
     let held = part == .all || part == .heldOut
     let n = quick ? 4 : options.nights
     var plan = DetectionBench.Plan(
-        cells: main ? [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)] : [],
+        cells: !main ? [] : part == .mainGood ? [(.good(1), 10), (.good(10), 10)]
+            : part == .mainPoor ? [(.poor(1), 20), (.poorGoodEph(1), 20), (.poor(10), 20)]
+            : [(.good(1), 10), (.poor(1), 20), (.poorGoodEph(1), 20), (.good(10), 10), (.poor(10), 20)],
         nights: [.good(1): n, .poor(1): n, .poorGoodEph(1): quick ? 2 : min(n, 200),
-                 .good(10): quick ? 1 : 20, .poor(10): quick ? 1 : 20],
-        dragsPerSpeed: [.good(1): quick ? 3 : 100, .poor(1): quick ? 3 : 100, .good(10): quick ? 1 : 10, .poor(10): quick ? 1 : 10])
+                 .good(10): quick ? 1 : max(2, n / 50), .poor(10): quick ? 1 : max(2, n / 50)],
+        dragsPerSpeed: [.good(1): quick ? 3 : options.drags, .poor(1): quick ? 3 : options.drags,
+                        .good(10): quick ? 1 : max(2, options.drags / 10), .poor(10): quick ? 1 : max(2, options.drags / 10)])
     if !conditions { plan.conditions = [] }
-    plan.conditionNights = quick ? 1 : 100
-    plan.conditionDrags = quick ? 1 : 40
+    plan.conditionNights = quick ? 1 : options.conditionNights
+    plan.conditionDrags = quick ? 1 : options.conditionDrags
     plan.restarts = conditions ? (quick ? 1 : 20) : 0
     var bench = DetectionBench(contenders: contenders, sources: library.sources)
     bench.run(plan) { line in
@@ -122,12 +127,12 @@ case .detection:
     let candidates = BoxTuning.candidates().prefix(quick ? 2 : Int.max).map { (label: $0.label, contender: Contender.box($0.label, $0.settings)) }
     var heldOut = HeldOut(sources: library.sources, candidates: Array(candidates), peers: Contender.peers)
     if held {
-        heldOut.run(nights: quick ? 1 : options.heldOutNights, drags: quick ? 1 : 20) { line in
+        heldOut.run(nights: quick ? 1 : options.heldOutNights, drags: quick ? 1 : options.heldOutDrags) { line in
             printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
         }
     }
-    let negatives = main ? RealCaptures.negatives(library, contenders: contenders) : []
-    let positive = main ? RealCaptures.positive(library, contenders: contenders) : nil
+    let negatives = real ? RealCaptures.negatives(library, contenders: contenders) : []
+    let positive = real ? RealCaptures.positive(library, contenders: contenders) : nil
     let report = Report(bench: bench, plan: plan, negatives: negatives, positive: positive)
 
     if main {
@@ -141,6 +146,8 @@ case .detection:
         }
         print("## The box against the issue's drag targets (median within 1.5 x the lower bound, worst within 2 x)\n")
         print(report.targetTable(contender: 0))
+    }
+    if real {
         print("## Real captures\n")
         if let p = positive {
             print("Leaving berth: radius \(Format.fixed(p.radius)) m around the first 5 minutes; track (10 s median) exits at \(Format.optional(p.exitT)) s.\n")
@@ -165,7 +172,7 @@ case .detection:
         print(heldOut.foldTable())
         print(heldOut.ruleTable())
     }
-    if main, let dir = options.plots {
+    if real, let dir = options.plots {
         BenchFile.makeDirectory(dir)
         let charts: [(String, SVGChart)] = [
             ("false-alarms.svg", report.falseAlarmChart()),

@@ -1,4 +1,5 @@
-/* Linux interfaces Swift's Glibc module leaves out: the event loop's timerfd and signalfd. */
+/* Linux interfaces Swift's Glibc module leaves out: the event loop's timerfd and signalfd, mallopt. */
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <signal.h>
+#include <malloc.h>

@@ -43,7 +43,7 @@ extension Journal {
             }
             let bytes: [UInt8]
             do {
-                bytes = try fs.read(path, limit: JournalConstants.maxSegmentRead)
+                bytes = try fs.read(path, limit: limits.maxSegmentRead)
             } catch {
                 let e = error as? FileSystemError ?? FileSystemError(.read, path, .io)
                 segmentNotes.append([.unreadableSegment(segment: name, error: e)])
@@ -63,7 +63,7 @@ extension Journal {
             }
             var these = summary.notes
             var size = bytes.count
-            let whole = bytes.count < JournalConstants.maxSegmentRead || ((try? fs.size(path)) ?? 0) <= bytes.count
+            let whole = bytes.count < limits.maxSegmentRead || ((try? fs.size(path)) ?? 0) <= bytes.count
             if !whole {
                 // Never cut what was not read.
                 size = (try? fs.size(path)) ?? bytes.count

@@ -17,6 +17,8 @@ public struct JournalLimits: Hashable, Sendable {
     public var batchBytes = JournalConstants.defaultBatchBytes
     /// A failed journal retries (a new segment) at most this often without a new decision.
     public var retryInterval = JournalConstants.defaultRetryInterval
+    /// Recovery reads at most this much of one segment (not a configuration key: tests lower it).
+    public var maxSegmentRead = JournalConstants.maxSegmentRead
 
     public init() {}
 

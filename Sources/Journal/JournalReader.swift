@@ -22,11 +22,15 @@ public struct TrackPoint: Hashable, Sendable {
 public struct JournalReader {
     public let directory: String
     let fs: any JournalFileSystem
+    /// At most this much of one segment is read.
+    let readLimit: Int
 
     public init(directory: String = JournalConstants.defaultDirectory,
-                fileSystem: any JournalFileSystem = PosixFileSystem()) {
+                fileSystem: any JournalFileSystem = PosixFileSystem(),
+                readLimit: Int = JournalConstants.maxSegmentRead) {
         self.directory = directory
         self.fs = fileSystem
+        self.readLimit = readLimit
     }
 
     /// Visits every good record, oldest first, whose wall time is in `wall` (all if nil); stops
@@ -49,8 +53,8 @@ public struct JournalReader {
             let name = SegmentName.name(sequence)
             let bytes: [UInt8]
             do {
-                bytes = try fs.read(directory + "/" + name, limit: JournalConstants.maxSegmentRead)
-                if bytes.count == JournalConstants.maxSegmentRead,
+                bytes = try fs.read(directory + "/" + name, limit: readLimit)
+                if bytes.count == readLimit,
                    let size = try? fs.size(directory + "/" + name), size > bytes.count {
                     notes.append(.oversized(segment: name, bytes: size, read: bytes.count))
                 }

@@ -113,7 +113,16 @@ public final class JournalWriter: @unchecked Sendable {
     /// Hands one turn's actions to the writer. Returns a ticket when any of them must be durable
     /// before it is confirmed (its completion says whether it is); nil when they only queue.
     public func record(_ actions: [Action], pace: TrackPace, at stamp: Stamp) -> Ticket? {
-        let urgent = actions.contains { JournalRecord.from($0, at: stamp.monotonic)?.type.isDurableAtOnce ?? false }
+        // After `close` the journal is shut: nothing more is written (and nothing is confirmed).
+        guard !stopped else { return nil }
+        var urgent = false
+        var any = false
+        for action in actions {
+            guard let record = JournalRecord.from(action, at: stamp.monotonic) else { continue }
+            any = true
+            if record.type.isDurableAtOnce { urgent = true }
+        }
+        guard any else { return nil }
         if urgent {
             nextTicket += 1
             let ticket = Ticket(number: nextTicket)
@@ -123,7 +132,6 @@ public final class JournalWriter: @unchecked Sendable {
             enqueue(.record(actions, pace, stamp, ticket), wake: true)
             return ticket
         }
-        guard actions.contains(where: { JournalRecord.from($0, at: stamp.monotonic) != nil }) else { return nil }
         if quietSince == nil { quietSince = stamp.monotonic }
         if pace == .attention { quietAttention = true }
         quietQueued += 1
@@ -145,7 +153,7 @@ public final class JournalWriter: @unchecked Sendable {
     }
 
     public func flushIfDue(at stamp: Stamp) {
-        guard let due = nextDeadline, stamp.monotonic >= due else { return }
+        guard !stopped, let due = nextDeadline, stamp.monotonic >= due else { return }
         quietSince = nil
         quietAttention = false
         quietQueued = 0

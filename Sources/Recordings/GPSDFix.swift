@@ -22,13 +22,11 @@ public struct GPSDFix: Hashable, Sendable {
     public var track: Double?
     /// The receiver's UTC time, seconds since 1970.
     public var time: Double?
-    /// The device that sent it, as gpsd names it.
-    public var device: String?
 
     public init(
         mode: Int, latitude: Double? = nil, longitude: Double? = nil, eph: Double? = nil,
         epx: Double? = nil, epy: Double? = nil, speed: Double? = nil, track: Double? = nil,
-        time: Double? = nil, device: String? = nil
+        time: Double? = nil
     ) {
         self.mode = mode
         self.latitude = latitude.finite
@@ -39,7 +37,6 @@ public struct GPSDFix: Hashable, Sendable {
         self.speed = speed.finite
         self.track = track.finite
         self.time = time.finite
-        self.device = device
     }
 
     /// The horizontal accuracy: gpsd's eph, else the length of (epx, epy) as gpsd itself would
@@ -69,4 +66,128 @@ public struct GPSDFix: Hashable, Sendable {
 
 extension Optional where Wrapped == Double {
     fileprivate var finite: Double? { flatMap { $0.isFinite ? $0 : nil } }
+}
+
+extension GPSDFix {
+    /// Reads one TPV object as gpsd writes it (one compact JSON line) in a single pass over its
+    /// bytes: the fields the box uses, every other one skipped. The live path's only parse of a
+    /// report (libgps's own JSON unpacking is not used for reports). nil when the line is not a
+    /// well-formed object of class TPV.
+    public static func tpv(_ line: UnsafeBufferPointer<UInt8>) -> GPSDFix? {
+        var scanner = Scanner(line)
+        var fix = GPSDFix(mode: 0)
+        var isTPV = false
+        var timeText: String?
+        guard scanner.take(UInt8(ascii: "{")) else { return nil }
+        scanner.skipSpace()
+        if scanner.take(UInt8(ascii: "}")) { return nil }
+        while true {
+            scanner.skipSpace()
+            guard let key = scanner.string() else { return nil }
+            scanner.skipSpace()
+            guard scanner.take(UInt8(ascii: ":")) else { return nil }
+            scanner.skipSpace()
+            if scanner.peek == UInt8(ascii: "\"") {
+                guard let value = scanner.string() else { return nil }
+                if key == "class" { isTPV = value == "TPV" } else if key == "time" { timeText = value }
+            } else if let number = scanner.number() {
+                switch key {
+                case "mode": fix.mode = Int(exactly: number) ?? 0
+                case "lat": fix.latitude = number
+                case "lon": fix.longitude = number
+                case "eph": fix.eph = number
+                case "epx": fix.epx = number
+                case "epy": fix.epy = number
+                case "speed": fix.speed = number
+                case "track": fix.track = number
+                default: break
+                }
+            } else {
+                guard scanner.skipValue() else { return nil }
+            }
+            scanner.skipSpace()
+            if scanner.take(UInt8(ascii: ",")) { continue }
+            guard scanner.take(UInt8(ascii: "}")) else { return nil }
+            break
+        }
+        guard isTPV else { return nil }
+        fix.time = timeText.flatMap(CivilTime.parseISO8601)
+        // The same rules as the initializer: NaN and infinities are no value.
+        return GPSDFix(mode: fix.mode, latitude: fix.latitude, longitude: fix.longitude, eph: fix.eph, epx: fix.epx,
+                       epy: fix.epy, speed: fix.speed, track: fix.track, time: fix.time)
+    }
+
+    /// A cursor over one line of JSON: just enough for gpsd's flat objects, never trusting them.
+    struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var i = 0
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        var peek: UInt8? { i < bytes.count ? bytes[i] : nil }
+
+        mutating func take(_ c: UInt8) -> Bool {
+            guard peek == c else { return false }
+            i += 1
+            return true
+        }
+
+        mutating func skipSpace() {
+            while let c = peek, c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A { i += 1 }
+        }
+
+        /// A string without escapes decoded (gpsd's keys and the fields read here have none);
+        /// an escaped quote is stepped over.
+        mutating func string() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = i
+            while let c = peek, c != UInt8(ascii: "\"") {
+                i += c == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard i < bytes.count else { return nil }
+            let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+            i += 1
+            return s
+        }
+
+        /// A JSON number, nil (and nothing consumed) when the value is not one.
+        mutating func number() -> Double? {
+            let start = i
+            while let c = peek, (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E")
+            {
+                i += 1
+            }
+            guard i > start, i - start <= 32,
+                let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+            else {
+                i = start
+                return nil
+            }
+            return d
+        }
+
+        /// Steps over any other value: true, false, null, or a nested array or object.
+        mutating func skipValue() -> Bool {
+            var depth = 0
+            let start = i
+            while let c = peek {
+                switch c {
+                case UInt8(ascii: "\""):
+                    guard string() != nil else { return false }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    if depth == 0 { return i > start }
+                    depth -= 1
+                case UInt8(ascii: ","):
+                    if depth == 0 { return i > start }
+                default:
+                    break
+                }
+                i += 1
+            }
+            return false
+        }
+    }
 }

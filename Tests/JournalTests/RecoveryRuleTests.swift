@@ -149,6 +149,27 @@ final class RecoveryRuleTests: XCTestCase {
         XCTAssertNotNil(fs.contents(segmentPath(4)), "the next sequence, never a reused name")
     }
 
+    /// Issue 15: recovery read a segment whole, however large. A file past the largest segment
+    /// the box writes is read only so far, reported, and never cut.
+    func testASegmentLargerThanAnyTheBoxWritesIsReadOnlySoFarAndNeverCut() {
+        XCTAssertEqual(JournalLimits().maxSegmentRead, 65 << 20, "64 MiB, the largest segment_bytes, and 1 MiB more")
+        let fs = SimulatedFileSystem()
+        let good = encode(records)
+        var limits = JournalLimits()
+        limits.maxSegmentRead = good.count + 64   // small, so the test reads little
+        let size = limits.maxSegmentRead + 100
+        fs.setContents(segmentPath(1), good + [UInt8](repeating: 0, count: size - good.count))
+        let (_, recovery) = Journal.open(directory: testDirectory, limits: limits, fileSystem: fs, at: stamp(0))
+        XCTAssertEqual(recovery.memory, WatchMemory(anchor: harbour, radius: 40, armed: true, ringingEpisode: 1, lastEpisode: 1),
+                       "what was read is restored")
+        XCTAssertTrue(recovery.notes.contains(.oversized(segment: SegmentName.name(1), bytes: size, read: limits.maxSegmentRead)),
+                      "\(recovery.notes)")
+        XCTAssertEqual(recovery.fault?.kind, .journal)
+        XCTAssertEqual(fs.contents(segmentPath(1))?.count, size, "never truncated: its end was not read")
+        let notes = JournalReader(directory: testDirectory, fileSystem: fs, readLimit: limits.maxSegmentRead).forEach { _ in true }
+        XCTAssertTrue(notes.contains { if case .oversized = $0 { true } else { false } }, "the reader bounds its read too")
+    }
+
     func testASegmentThatCannotBeReadFallsBackToTheOneBefore() {
         let fs = SimulatedFileSystem()
         fs.setContents(segmentPath(1), encode([.segment(version: 1, sequence: 1), .snapshot(.fresh()), .mark(anchor: harbour, how: .here)]))

@@ -156,6 +156,30 @@ final class LogReaderTests: XCTestCase {
         XCTAssertEqual(n.fixes[1].reading.accuracy?.value ?? 0, 19, accuracy: 1e-9)
     }
 
+    /// The live path's one parse of a TPV line: the fields the box uses, the rest skipped,
+    /// anything that is not a well-formed TPV object refused.
+    func testATPVLineIsReadInOnePass() {
+        func tpv(_ s: String) -> GPSDFix? { Array(s.utf8).withUnsafeBufferPointer { GPSDFix.tpv($0) } }
+        let line = #"{"class":"TPV","device":"/dev/ttyUSB0","status":2,"mode":3,"time":"2019-04-12T10:15:00.000Z","ept":0.005,"lat":-45.8775915,"lon":170.500124833,"altHAE":47.8,"epx":-1,"epy":4.0,"eph":-2,"speed":0.1,"track":12.5,"extra":{"a":[1,"x,}"]},"flag":true,"none":null}"#
+        let fix = tpv(line)
+        XCTAssertEqual(fix?.mode, 3)
+        XCTAssertEqual(fix?.latitude, -45.8775915)
+        XCTAssertEqual(fix?.longitude, 170.500124833)
+        XCTAssertEqual(fix?.epy, 4)
+        XCTAssertEqual(fix?.speed, 0.1)
+        XCTAssertEqual(fix?.track, 12.5)
+        XCTAssertEqual(fix?.time, CivilTime.parseISO8601("2019-04-12T10:15:00.000Z"))
+        XCTAssertNil(fix?.reading(received: .zero).accuracy, "eph negative, epx negative: unknown")
+        XCTAssertEqual(tpv(#"{"class":"TPV","mode":1}"#)?.reading(received: .zero).mode, .noFix)
+        for bad in [#"{"class":"SKY","mode":3}"#, #"{"class":"TPV","mode":3,"lat":}"#, #"{"class":"TPV","mode":3"#, "", "{}",
+                    #"{"class":"TPV","lat":1 2}"#, #"{"class":"TPV","mode":"3","lat":"x"}"#] {
+            let f = tpv(bad)
+            XCTAssertTrue(f == nil || f?.latitude == nil, "\(bad) gave \(String(describing: f))")
+        }
+        XCTAssertNil(tpv(#"{"class":"TPV","mode":3,"lat":}"#))
+        XCTAssertNil(tpv(#"{"class":"TPV","lat":1 2}"#))
+    }
+
     func testEmptyAndReportlessFilesAreErrors() {
         XCTAssertThrowsError(try read(""))
         XCTAssertThrowsError(try read("# just a comment\n$SDDBT,7.7,f,2.3,M,1.3,F*05\n"))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import Drivers
 import Journal
 import Recordings
@@ -61,6 +62,9 @@ enum RunCommand: Command {
             Console.error("anchor-alert run: \(error)")
             return ExitCode.usage
         }
+        // One malloc arena: the journal's writer thread would otherwise get its own, a few
+        // hundred KB of memory for a thread that allocates a record at a time.
+        _ = mallopt(M_ARENA_MAX, 1)
         // From here on the box's own lines never block the loop (a pipe nobody reads, journald).
         Console.loop = (ConsoleSink(fd: 1), ConsoleSink(fd: 2))
         var loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)

@@ -5,27 +5,6 @@ import Drivers
 import Recordings
 import WatchCore
 
-/// The `[mqtt]` section: the box on an MQTT broker (Docs/network.md). Off unless enabled.
-struct MQTTSettings: Sendable, Hashable {
-    var enabled = false
-    /// An address, not a name: a name needs a lookup that could block the loop.
-    var broker = "127.0.0.1"
-    var port = 1883
-    /// This box's name on the broker; empty: the host name.
-    var box = ""
-    var prefix = "anchor-alert"
-    var username = ""
-    /// A file holding the password (kept out of the configuration file, which any user reads).
-    var passwordFile = ""
-    var caFile = ""
-    var certFile = ""
-    var keyFile = ""
-    var keepalive = 30
-    /// Whether snooze, mark and radius requests on the command topic are carried out.
-    var acceptCommands = false
-    var discovery = true
-}
-
 /// The box on an MQTT broker, through libmosquitto with no thread of its own: its socket
 /// joins the one poll, and reads, writes and keepalives happen when poll or the timer says.
 /// Retained topics carry the latest snapshot (the same JSON as `status --json`'s status) and

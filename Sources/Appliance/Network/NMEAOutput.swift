@@ -5,25 +5,6 @@ import Drivers
 import NMEA0183
 import WatchCore
 
-/// The `[nmea]` section: alerts as NMEA 0183 for chartplotters. Off unless enabled.
-struct NMEASettings: Sendable, Hashable {
-    var enabled = false
-    /// IPv4 address to listen on; "0.0.0.0" is every interface of the box.
-    var listen = "0.0.0.0"
-    /// 10110 is the port plotters and OpenCPN look for by convention.
-    var port = 10110
-    /// An interface to broadcast on as well ("wlan0"); empty: TCP only.
-    var udpInterface = ""
-    var udpPort = 10110
-    var talker = "II"
-    var repeatEvery = 30.0
-    /// Whether an ACN (acknowledge or silence) or ACK of the anchor alarm snoozes it.
-    var acknowledgeSnoozes = false
-    var maxClients = 8
-    /// Where plotters connect from, for the systemd unit (IPAddressAllow= syntax, spaces between).
-    var allow = ""
-}
-
 /// NMEA 0183 out, on a TCP port and optionally as UDP broadcast: the anchor alarm and the GPS
 /// faults as IEC 61162-1 alerts (ALF, ALC) and as legacy ALR. It watches the box like the ring
 /// does (`BoxObserver`) and sends only what its `AlertStream` says is due. Every send is

@@ -24,8 +24,12 @@ enum NetworkAllow {
         var out = "# Written by anchor-alert config --network-allow from \(path); do not edit: change the\n"
         out += "# configuration and run systemctl daemon-reload, then restart the box.\n[Service]\n"
         let e = entries(c)
-        if e.isEmpty { out += "# Nothing but localhost is configured.\n" }
+        if e.isEmpty { out += "# No address beyond localhost is configured.\n" }
         for (address, because) in e { out += "# \(because)\nIPAddressAllow=\(address)\n" }
+        if c.nmea.enabled, !c.nmea.udpInterface.isEmpty {
+            // getifaddrs(3) asks the kernel over netlink for the interface's broadcast address.
+            out += "# nmea.udp_interface\nRestrictAddressFamilies=AF_NETLINK\n"
+        }
         return out
     }
 }

@@ -43,19 +43,37 @@ public struct GPSDLine: Sendable {
     /// How many times `"key":` occurs.
     public func count(_ key: String) -> Int {
         var n = 0
-        var rest = text[...]
-        let needle = "\"\(key)\":"
-        while let r = rest.firstRange(of: needle) {
+        var from = text.utf8.startIndex
+        while let r = Self.find("\"\(key)\":", in: text, from: from) {
             n += 1
-            rest = rest[r.upperBound...]
+            from = r
         }
         return n
     }
 
     private func valueStart(_ key: String) -> String.Index? {
-        guard let r = text.firstRange(of: "\"\(key)\":") else { return nil }
-        let start = text[r.upperBound...].firstIndex { $0 != " " }
-        return start
+        guard let after = Self.find("\"\(key)\":", in: text, from: text.utf8.startIndex) else { return nil }
+        return text[after...].firstIndex { $0 != " " }
+    }
+
+    /// The index just past the first `needle` in `text` at or after `from`: a plain byte search
+    /// (the few keys read here are ASCII), with no regex machinery on the gpsd path.
+    static func find(_ needle: String, in text: String, from: String.Index) -> String.Index? {
+        let hay = text.utf8
+        let pin = Array(needle.utf8)
+        guard let first = pin.first else { return from }
+        var i = from
+        while let start = hay[i...].firstIndex(of: first) {
+            var j = start
+            var k = 0
+            while k < pin.count, j < hay.endIndex, hay[j] == pin[k] {
+                j = hay.index(after: j)
+                k += 1
+            }
+            if k == pin.count { return j }
+            i = hay.index(after: start)
+        }
+        return nil
     }
 }
 

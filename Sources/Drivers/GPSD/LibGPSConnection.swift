@@ -27,15 +27,12 @@ final class LibGPSConnection {
     /// libgps keeps pointers into this structure (24 KB in 3.22), so it lives on the heap, once,
     /// for the connection's life.
     private let data: UnsafeMutablePointer<gps_data_t>
-    /// gps_read copies the raw JSON line here: the only way to see a DEVICE deactivation.
-    private var line: [CChar]
     private(set) var isOpen = false
 
     init() {
         data = .allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(
             as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.stride)
-        line = [CChar](repeating: 0, count: 16 * 1024)
     }
 
     deinit {
@@ -65,7 +62,7 @@ final class LibGPSConnection {
             close()
             throw .stream(errno: e)
         }
-        // From here on gps_read must never wait: it calls recv() when no whole line is buffered.
+        // From here on nothing may wait on the socket: `read` uses recv with MSG_DONTWAIT too.
         let fd = Int32(truncatingIfNeeded: data.pointee.gps_fd)
         let flags = fcntl(fd, F_GETFL)
         if flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 {
@@ -75,31 +72,96 @@ final class LibGPSConnection {
         }
     }
 
-    /// Reads at most one message. gps_read does not clear `set` from the last report, so it is
-    /// cleared first, or an old fix would be seen again.
+    /// Reads at most one message: the next whole line in the buffer, or, when none is there, one
+    /// non-blocking recv() and then the next whole line. gpsd's reports are read here, not by
+    /// gps_read: a TPV (ten a second at 10 Hz) is parsed once, by `GPSDFix.tpv`, straight from
+    /// the bytes; the rare other classes go through `GPSDLine`. libgps opens, streams and closes.
     func read() -> ReadResult {
-        guard isOpen else { return .closed(errno: EBADF) }
-        data.pointee.set = 0
-        line[0] = 0
-        errno = 0
-        let n = gps_read(data, &line, Int32(line.count))
-        let e = errno
-        let text = lineText()
-        if text.isEmpty {
-            // A dead gpsd shows as -1 with errno 0 (recv returned 0).
-            return n < 0 ? .closed(errno: e) : .none
+        guard let fd else { return .closed(errno: EBADF) }
+        if let r = nextMessage() { return r }
+        while true {
+            if filled == buffer.count {
+                // A line longer than anything gpsd sends: not gpsd. Drop it whole.
+                filled = 0
+                start = 0
+                return .garbage
+            }
+            let n = buffer.withUnsafeMutableBytes { raw in
+                recv(fd, raw.baseAddress! + filled, raw.count - filled, Int32(MSG_DONTWAIT))
+            }
+            if n == 0 { return .closed(errno: 0) }
+            if n < 0 {
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return .none
+                case let e: return .closed(errno: e)
+                }
+            }
+            filled += n
+            return nextMessage() ?? .none
         }
-        // A negative status with a line in hand means libgps could not unpack it; the connection
-        // is fine. The class still tells what it was, but a TPV's numbers can't be trusted.
-        let raw = GPSDLine(text)
-        if n < 0, raw.className == "TPV" { return .garbage }
-        guard let message = GPSDMessage.parse(raw, tpv: fix) else { return .garbage }
-        return .message(message)
     }
 
-    /// True when the peer has closed the socket: recv() would return 0. Used when gps_read made
-    /// no progress on a readable socket, since libgps cannot report EOF while it holds part of a
-    /// line.
+    /// The next buffered line that says something (blank lines skipped).
+    private func nextMessage() -> ReadResult? {
+        while let line = nextLine() {
+            let r = classify(line)
+            if case .none = r { continue }
+            return r
+        }
+        return nil
+    }
+
+    /// The bytes gpsd sent and the box has not read yet, `start..<filled`.
+    private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+    private var start = 0
+    private var filled = 0
+
+    /// The next whole line (without its newline) as a range of `buffer`, compacting first.
+    private func nextLine() -> Range<Int>? {
+        if start > 0, start == filled {
+            start = 0
+            filled = 0
+        }
+        guard let nl = buffer[start..<filled].firstIndex(of: 0x0A) else {
+            if start > 0 {
+                buffer.withUnsafeMutableBytes { raw in
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, filled - start)
+                }
+                filled -= start
+                start = 0
+            }
+            return nil
+        }
+        let line = start..<nl
+        start = nl + 1
+        return line
+    }
+
+    private func classify(_ range: Range<Int>) -> ReadResult {
+        buffer.withUnsafeBufferPointer { all in
+            var bytes = UnsafeBufferPointer(rebasing: all[range])
+            while let last = bytes.last, last == 0x0D || last == 0x20 { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+            if bytes.isEmpty { return .none }
+            if Self.startsWithTPV(bytes) {
+                return GPSDFix.tpv(bytes).map { .message(.tpv($0)) } ?? .garbage
+            }
+            let raw = GPSDLine(String(decoding: bytes, as: UTF8.self))
+            if raw.className == "TPV" { return GPSDFix.tpv(bytes).map { .message(.tpv($0)) } ?? .garbage }
+            // Not a TPV: the class alone decides, so the report closure is never called.
+            guard let message = GPSDMessage.parse(raw, tpv: { GPSDFix(mode: 0) }) else { return .garbage }
+            return .message(message)
+        }
+    }
+
+    private static let tpvPrefix = Array("{\"class\":\"TPV\",".utf8)
+
+    private static func startsWithTPV(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= tpvPrefix.count && bytes.prefix(tpvPrefix.count).elementsEqual(tpvPrefix)
+    }
+
+    /// True when the peer has closed the socket: recv() would return 0. Used when a read made
+    /// no progress on a readable socket (a partial line can hide the end of the stream).
     func peerClosed() -> Bool {
         guard let fd else { return true }
         var byte: UInt8 = 0
@@ -115,42 +177,11 @@ final class LibGPSConnection {
         }
     }
 
-    private func lineText() -> String {
-        line.withUnsafeBufferPointer { buf in
-            let bytes = UnsafeRawBufferPointer(buf)
-            return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
-    }
-
     func close() {
         guard isOpen else { return }
         isOpen = false
+        start = 0
+        filled = 0
         _ = gps_close(data)
-    }
-
-    /// The fix libgps decoded from the last TPV, unset fields as nil.
-    private func fix() -> GPSDFix {
-        let set = data.pointee.set
-        let f = data.pointee.fix
-        func value(_ x: Double, _ flag: UInt64) -> Double? { set & flag != 0 ? x : nil }
-        let hasTime = set & TIME_SET != 0 && (f.time.tv_sec != 0 || f.time.tv_nsec != 0)
-        let device = withUnsafeBytes(of: data.pointee.dev.path) { raw -> String? in
-            let s = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            return s.isEmpty ? nil : s
-        }
-        return GPSDFix(
-            mode: set & MODE_SET != 0 ? Int(f.mode) : 0,
-            latitude: value(f.latitude, LATLON_SET),
-            longitude: value(f.longitude, LATLON_SET),
-            // libgps resets every TPV number to NaN before unpacking a TPV, and it sets HERR_SET
-            // only for epx/epy (measured: a TPV with "eph" alone leaves it clear), so these go
-            // by their values; GPSDFix turns NaN into nil.
-            eph: f.eph,
-            epx: f.epx,
-            epy: f.epy,
-            speed: f.speed,
-            track: f.track,
-            time: hasTime ? Double(f.time.tv_sec) + Double(f.time.tv_nsec) / 1e9 : nil,
-            device: device)
     }
 }
