@@ -11,7 +11,7 @@ RELEASE_LINK_FLAGS=(-Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
 # The team's shared test data sits beside the checkout (CI: ../shared).
 shared_dir() {
     local d
-    for d in "${ANCHOR_SHARED:-}" "$REPO_ROOT/../shared" /work/shared; do
+    for d in "${ANCHOR_SHARED:-}" "$REPO_ROOT/../shared"; do
         [ -n "$d" ] && [ -d "$d/data/gps" ] && { (cd "$d" && pwd -P); return 0; }
     done
     die "the shared test data (../shared/data/gps) is missing; set ANCHOR_SHARED"

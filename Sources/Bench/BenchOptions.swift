@@ -20,7 +20,8 @@ struct BenchOptions {
     /// real captures and draws the plots).
     enum Part: String { case all, main, mainGood = "main-good", mainPoor = "main-poor", conditions, heldOut = "held-out" }
     var part = Part.all
-    var data = "/work/shared/data/gps"
+    /// The shared test data beside the checkout, as CI lays it out (run from the repository).
+    var data = "../shared/data/gps"
     /// Where the SVG plots go; nil writes none.
     var plots: String? = "Docs/benchmarks"
 
