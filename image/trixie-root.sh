@@ -16,7 +16,7 @@ PACKAGES=(
     swiftlang lld qemu-user dpkg-dev pkgconf fakeroot file binutils-aarch64-linux-gnu lintian
     libc6-dev libgcc-14-dev libstdc++-14-dev
     libc6-dev:arm64 libgcc-14-dev:arm64 libstdc++-14-dev:arm64
-    libgpiod-dev:arm64 libgps-dev:arm64 libasound2-dev:arm64 libsystemd-dev:arm64
+    libgpiod-dev:arm64 libgps-dev:arm64 libasound2-dev:arm64 libsystemd-dev:arm64 libmosquitto-dev:arm64
 )
 stamp=$(printf '%s\n' "${PACKAGES[@]}" | sha256sum | cut -c1-16)
 

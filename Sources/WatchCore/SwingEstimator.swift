@@ -314,7 +314,15 @@ public struct SwingEstimate: Hashable, Sendable {
 
 func solve3(_ m: [Double], _ v: [Double]) -> [Double]? {
     guard let inv = invert3(m) else { return nil }
-    return (0..<3).map { i in inv[3 * i] * v[0] + inv[3 * i + 1] * v[1] + inv[3 * i + 2] * v[2] }
+    // Spelled out term by term: Swift 6.0 (the Pi's compiler) can't type-check the one-line sum.
+    var x = [0.0, 0.0, 0.0]
+    for i in 0..<3 {
+        var sum: Double = inv[3 * i] * v[0]
+        sum += inv[3 * i + 1] * v[1]
+        sum += inv[3 * i + 2] * v[2]
+        x[i] = sum
+    }
+    return x
 }
 
 func invert3(_ m: [Double]) -> [Double]? {
