@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Journal
+import Recordings
 import WatchCore
 import XCTest
 
@@ -188,7 +189,7 @@ final class GlanceTests: XCTestCase {
         // The package's version starts with the same release.
         var root = #filePath
         for _ in 0..<3 { root = String(root[..<root.lastIndex(of: "/")!]) }
-        let deb = try XCTUnwrap(readText(root + "/image/build-deb.sh"))
+        let deb = String(decoding: try FileBytes.read(root + "/image/build-deb.sh"), as: UTF8.self)
         XCTAssertTrue(deb.contains("VERSION=\(Version.number)~git"), "image/build-deb.sh names another release")
     }
 
@@ -239,17 +240,4 @@ final class GlanceTests: XCTestCase {
         XCTAssertEqual(parsed.id, "7")
         XCTAssertEqual(try? parsed.result.get(), .mark(.fromSwing))
     }
-}
-
-func readText(_ path: String) -> String? {
-    guard let f = fopen(path, "r") else { return nil }
-    defer { fclose(f) }
-    var bytes: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n <= 0 { break }
-        bytes += buf[0..<n]
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }
