@@ -1,6 +1,6 @@
-// libFuzzer target: the gpsd stream reader (Sources/Drivers/GPSD's line classifier and the fix
-// translation, compiled as their own module) on arbitrary bytes split into lines as gpsd sends
-// them. A gpsd gone mad gets a safe answer: every line classifies or is ignored, and every fix
+// libFuzzer target: the gpsd stream reader (Sources/Drivers/GPSD's line classifier, the live
+// path's one-pass TPV reader and the fix translation, compiled as their own module) on
+// arbitrary bytes split into lines as gpsd sends them. A gpsd gone mad gets a safe answer: every line classifies or is ignored, and every fix
 // that comes out of a TPV's numbers is a reading the watch can take (a position in range, an
 // accuracy that is finite and not negative, or no fix at all).
 @testable import DriversGPSD
@@ -12,14 +12,10 @@ public func gpsdStreamFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var watch = Watch()
     var t = Instant.zero
     for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(200) {
-        let line = GPSDLine(String(decoding: raw, as: UTF8.self))
-        // libgps would decode the TPV's numbers: take them from the same line, whatever they are.
-        let fix = GPSDFix(mode: Int(exactly: (line.number("mode") ?? 0).rounded(.towardZero)) ?? 0,
-                          latitude: line.number("lat"), longitude: line.number("lon"),
-                          eph: line.number("eph"), epx: line.number("epx"), epy: line.number("epy"),
-                          speed: line.number("speed"), track: line.number("track"), time: line.number("time"),
-                          device: line.string("device"))
-        guard let message = GPSDMessage.parse(line, tpv: { fix }) else { continue }
+        var line = Array(raw)
+        while let last = line.last, last == 0x0D || last == 0x20 { line.removeLast() }
+        if line.isEmpty { continue }
+        guard let message = line.withUnsafeBufferPointer({ GPSDMessage.classify($0) }) else { continue }
         switch message {
         case .tpv(let f):
             t = t + .milliseconds(100)

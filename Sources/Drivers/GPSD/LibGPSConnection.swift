@@ -143,21 +143,8 @@ final class LibGPSConnection {
             var bytes = UnsafeBufferPointer(rebasing: all[range])
             while let last = bytes.last, last == 0x0D || last == 0x20 { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
             if bytes.isEmpty { return .none }
-            if Self.startsWithTPV(bytes) {
-                return GPSDFix.tpv(bytes).map { .message(.tpv($0)) } ?? .garbage
-            }
-            let raw = GPSDLine(String(decoding: bytes, as: UTF8.self))
-            if raw.className == "TPV" { return GPSDFix.tpv(bytes).map { .message(.tpv($0)) } ?? .garbage }
-            // Not a TPV: the class alone decides, so the report closure is never called.
-            guard let message = GPSDMessage.parse(raw, tpv: { GPSDFix(mode: 0) }) else { return .garbage }
-            return .message(message)
+            return GPSDMessage.classify(bytes).map { .message($0) } ?? .garbage
         }
-    }
-
-    private static let tpvPrefix = Array("{\"class\":\"TPV\",".utf8)
-
-    private static func startsWithTPV(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count >= tpvPrefix.count && bytes.prefix(tpvPrefix.count).elementsEqual(tpvPrefix)
     }
 
     /// True when the peer has closed the socket: recv() would return 0. Used when a read made
