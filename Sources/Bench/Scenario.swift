@@ -33,6 +33,10 @@ struct Scenario {
         case rmcOnly = "RMC only"
         /// Too sparse to judge: 2 to 4 s of fixes every 60 to 90 s, nothing usable between.
         case sparse
+        /// Speed and course from the difference of the last two positions (what gpsd reports
+        /// for a receiver without Doppler velocity): its error is the position error's own
+        /// movement, the worst case for a rule that trusts the speed.
+        case speedFromPosition = "speed from position"
     }
 
     let kind: Kind
@@ -126,6 +130,7 @@ struct Scenario {
         var lastNoFix = -1.0
         var previous: (east: Double, north: Double)?
         var lastTrack: Double?
+        var lastMeasured: (Double, Double, Double)?
         var i = 0
         while true {
             i += 1
@@ -173,7 +178,16 @@ struct Scenario {
             if condition == .rmcOnly { accuracy = nil; mode = .twoD }
             if condition == .twoD, stretch != nil { mode = .twoD }
             var speed: Double?, track: Double?
-            if noise.hasVelocity {
+            if condition == .speedFromPosition {
+                if let (pe, pn, pt) = lastMeasured, t - pt > 0, t - pt <= 2 {
+                    let ve = (e - pe) / (t - pt), vn = (north - pn) / (t - pt)
+                    speed = (ve * ve + vn * vn).squareRoot()
+                    var course = atan2Degrees(ve, vn)
+                    if course < 0 { course += 360 }
+                    track = course
+                }
+                lastMeasured = (e, north, t)
+            } else if noise.hasVelocity {
                 let ve = velocity.0 + n.velocityEast, vn = velocity.1 + n.velocityNorth
                 speed = (ve * ve + vn * vn).squareRoot()
                 var course = atan2Degrees(ve, vn)

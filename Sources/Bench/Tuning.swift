@@ -32,9 +32,28 @@ enum Tuning {
         var out: [(label: String, settings: WatchSettings)] = []
         let list = getenv("ANCHOR_TUNE_GRID").map { String(cString: $0) } ?? "5,3,0.5 5,3,0.75 5,2.5,1 10,5,0.75"
         for item in list.split(separator: " ") {
-            let v = item.split(separator: ",").compactMap { Double($0) }
+            let parts = item.split(separator: ",")
+            let v = parts.filter { !$0.contains("=") }.compactMap { Double($0) }
             guard v.count >= 3 else { continue }
-            out.append(rule(v[0], v[1], v[2], prior: v.count > 3 ? v[3] : 5, swing: v.count > 4 ? v[4] : 300))
+            var r = rule(v[0], v[1], v[2], prior: v.count > 3 ? v[3] : 5, swing: v.count > 4 ? v[4] : 300)
+            // Named knobs of the Doppler and the weak fixes: vk deadband, vf fastest (s), vt
+            // threshold (spreads), vm minimum (m/s), vs span (s), vp prior (m/s), ww weak weight.
+            for named in parts where named.contains("=") {
+                let kv = named.split(separator: "=")
+                guard kv.count == 2, let x = Double(kv[1]) else { continue }
+                switch kv[0] {
+                case "vk": r.settings.dopplerDeadband = x
+                case "vf": r.settings.dopplerFastest = .seconds(x)
+                case "vt": r.settings.dopplerThreshold = x
+                case "vm": r.settings.dopplerMinimum = x
+                case "vs": r.settings.dopplerSpan = .seconds(x)
+                case "vp": r.settings.dopplerPrior = x
+                case "ww": r.settings.weakWeight = x
+                default: continue
+                }
+                r.label += " \(kv[0])\(Format.fixed(x, 2))"
+            }
+            out.append(r)
         }
         return out
     }

@@ -47,6 +47,12 @@ public struct Watch: Sendable {
         var accuracy: Double
         /// 1 for a 3D fix with a reported accuracy, `weakWeight` otherwise.
         var weight: Double
+        /// This fix's wander as a multiple of the receiver's measured one: more than 1 for a 2D
+        /// fix of a receiver whose 2D fixes wander more, or one whose reported accuracy is worse
+        /// than the receiver's usual.
+        var scale: Double
+        /// The reported speed over ground carried the boat away from the anchor when it came.
+        var moving: Bool
     }
 
     /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
@@ -60,6 +66,26 @@ public struct Watch: Sendable {
         /// Seconds of fixes the measurement has seen.
         public internal(set) var measuredFor: Double = 0
         var lastAt: Instant?
+        /// The spread of the weak fixes (2D, or no accuracy) about the same level, and the
+        /// receiver's usual reported accuracy (meters), each learnt like `variance`.
+        var weakVariance: Double?
+        var usualAccuracy: Double?
+        /// The reported speed over ground along the line from the anchor to the boat (m/s,
+        /// positive away), smoothed over `doppler_span`; its measured spread while holding.
+        public internal(set) var radialSpeed: Double = 0
+        var radialVariance: Double?
+        var radialAt: Instant?
+
+        /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
+        public func radialSigma(_ s: WatchSettings) -> Double {
+            max(s.dopplerFloor, (radialVariance ?? s.dopplerPrior * s.dopplerPrior).squareRoot())
+        }
+
+        /// The reported speed says the boat moves away from the anchor: faster than the slowest
+        /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
+        public func movingAway(_ s: WatchSettings) -> Bool {
+            radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+        }
 
         /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
         public func sigma(_ s: WatchSettings) -> Double {
@@ -176,12 +202,22 @@ public struct Watch: Sendable {
 
         var distance: Meters?
         if let anchor {
-            let d = Geodesy.distance(anchor, position)
-            distance = d
-            addSample(reading, distance: d.value)
-            learnSwing(position, distance: d, at: reading.received)
+            let o = Geodesy.offset(from: anchor, to: position)
+            let d = (o.east * o.east + o.north * o.north).squareRoot()
+            distance = Meters(d)
+            addSample(reading, distance: d, radial: radialSpeed(reading, east: o.east, north: o.north, distance: d))
+            learnSwing(position, distance: Meters(d), at: reading.received)
         }
         out.append(.track(reading, distance: distance))
+    }
+
+    /// The reported velocity's component along the line from the anchor to the boat, m/s
+    /// (positive away); nil when the reading has no speed or the boat is on the anchor.
+    private func radialSpeed(_ reading: GPSReading, east: Double, north: Double, distance: Double) -> Double? {
+        guard let speed = reading.speed else { return nil }
+        if speed == 0 { return 0 }
+        guard let track = reading.track, distance >= 1 else { return nil }
+        return speed * (sinDeg(track) * east + cosDeg(track) * north) / distance
     }
 
     /// The accuracy worse than which a fix is no evidence at the current alert radius.
@@ -219,7 +255,7 @@ public struct Watch: Sendable {
         let h = settings.confirmation.seconds
         if e >= h { return .dragging }
         // More than one fix can carry: checking, filling with its progress.
-        if e > settings.evidencePerFix { return .checking(progress: min(max(e / h, 0), 1)) }
+        if e > settings.mostPerFix { return .checking(progress: min(max(e / h, 0), 1)) }
         // Holding is a verdict too: it needs enough fixes. Too few is Can't judge.
         if samples.count - samplesHead < settings.minFixes { return .cantJudge(.tooFewReadings) }
         return .holding
@@ -235,25 +271,72 @@ public struct Watch: Sendable {
 
     /// One usable fix at `distance` meters from the anchor: its evidence, its sample, and what it
     /// tells about the receiver's wander.
-    private mutating func addSample(_ reading: GPSReading, distance: Double) {
+    private mutating func addSample(_ reading: GPSReading, distance: Double, radial: Double?) {
         let t = reading.received
         let accuracy = reading.accuracy?.value ?? 0
-        let weight = reading.mode == .threeD && reading.accuracy != nil ? 1 : settings.weakWeight
+        let weak = reading.mode != .threeD || reading.accuracy == nil
+        let weight = weak ? settings.weakWeight : 1
         let gap = evidenceAt.map { max((t - $0).seconds, 0) } ?? 1
-        credit(distance: distance, accuracy: accuracy, weight: weight, gap: gap, at: t)
-        if evidence <= settings.evidencePerFix { learnNoise(distance: distance, gap: gap, at: t) }
-        samples.append(Sample(at: t, distance: distance, accuracy: accuracy, weight: weight))
+        let moving = followRadialSpeed(radial, at: t)
+        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight,
+                            scale: wanderScale(weak: weak, accuracy: reading.accuracy?.value), moving: moving)
+        credit(sample, gap: gap)
+        if evidence <= settings.evidencePerFix {
+            learnNoise(distance: distance, gap: gap, at: t)
+            learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
+        }
+        samples.append(sample)
+    }
+
+    /// How much more than the receiver's measured wander this fix may wander (at least 1).
+    private func wanderScale(weak: Bool, accuracy: Double?) -> Double {
+        var scale = 1.0
+        if weak, let w = noise.weakVariance, let v = noise.variance, w > v, v > 0 { scale = (w / v).squareRoot() }
+        if let accuracy, let usual = noise.usualAccuracy, usual > 0 { scale = max(scale, accuracy / usual) }
+        return scale
+    }
+
+    /// Smooths the radial speed over `doppler_span` (a reading without a speed, or time without
+    /// a fix, lets it fade toward nothing) and says whether it carries the boat away.
+    private mutating func followRadialSpeed(_ radial: Double?, at t: Instant) -> Bool {
+        let span = settings.dopplerSpan.seconds
+        let dt = noise.radialAt.map { max((t - $0).seconds, 0) } ?? 1
+        noise.radialAt = t
+        if dt > 1 { noise.radialSpeed *= expCore(-(dt - 1) / span) }
+        let a = min(min(dt, 1) / span, 1)
+        noise.radialSpeed += a * ((radial ?? 0) - noise.radialSpeed)
+        return radial != nil && noise.movingAway(settings)
     }
 
     /// Page's cumulative sum on the excess beyond the alert radius in wanders, less the deadband,
     /// clamped each way to what one fix may carry; decayed over any time no fix stood for.
-    private mutating func credit(distance: Double, accuracy: Double, weight: Double, gap: Double, at t: Instant) {
+    /// While the reported speed carries the boat away from the anchor, the deadband is
+    /// `doppler_deadband` and a fix may carry up to `doppler_fastest`'s share (Docs/verdict.md).
+    private mutating func credit(_ s: Sample, gap: Double) {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
-        let sigma = noise.sigma(settings)
-        let z = (distance - settings.accuracyWeight * accuracy - radius.value) / sigma - settings.deadband
-        let cap = settings.evidencePerFix
-        evidence = max(0, evidence + weight * min(max(z, -cap), cap) * min(gap, 1))
-        evidenceAt = t
+        let sigma = noise.sigma(settings) * s.scale
+        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : settings.deadband
+        let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
+        let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
+        evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
+        evidenceAt = s.at
+    }
+
+    /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
+    private mutating func learnFix(weak: Bool, distance: Double, accuracy: Double?, gap: Double) {
+        let b = min(min(gap, 10) / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
+        if weak, let level = noise.level {
+            let r = distance - level
+            let w = noise.weakVariance ?? noise.variance ?? settings.noisePrior.value * settings.noisePrior.value
+            noise.weakVariance = w + b * (r * r - w)
+        }
+        if let accuracy {
+            let u = noise.usualAccuracy ?? accuracy
+            noise.usualAccuracy = u + b * (accuracy - u)
+        }
+        let prior = settings.dopplerPrior * settings.dopplerPrior
+        let rv = noise.radialVariance ?? prior
+        noise.radialVariance = rv + b * (noise.radialSpeed * noise.radialSpeed - rv)
     }
 
     private mutating func learnNoise(distance: Double, gap: Double, at t: Instant) {
@@ -291,7 +374,7 @@ public struct Watch: Sendable {
         evidenceAt = nil
         for s in samples[samplesHead...] {
             let gap = evidenceAt.map { max((s.at - $0).seconds, 0) } ?? 1
-            credit(distance: s.distance, accuracy: s.accuracy, weight: s.weight, gap: gap, at: s.at)
+            credit(s, gap: gap)
         }
     }
 
@@ -447,7 +530,11 @@ public struct Watch: Sendable {
             // The fixes of the last window are judged against the new anchor at once, so a mark
             // far from the boat is Checking, never Holding.
             for fix in recentFixes where now - fix.received <= settings.window {
-                if let p = fix.position { addSample(fix, distance: Geodesy.distance(position, p).value) }
+                if let p = fix.position {
+                    let o = Geodesy.offset(from: position, to: p)
+                    let d = (o.east * o.east + o.north * o.north).squareRoot()
+                    addSample(fix, distance: d, radial: radialSpeed(fix, east: o.east, north: o.north, distance: d))
+                }
             }
             accept(decision, chirp: .mark, into: &out)
             // The switch already on ARM (a slide refused for no anchor): arm now, as the

@@ -27,6 +27,21 @@ public struct WatchSettings: Hashable, Sendable {
     /// A 2D fix, or one without a reported accuracy (a source that sends only RMC), counts this
     /// much of a 3D fix with an accuracy: weaker evidence, never none.
     public var weakWeight: Double = 0.5
+    /// The reported speed over ground (the receiver's Doppler, independent of its position's
+    /// slow wander): while its component away from the anchor, smoothed over `dopplerSpan`,
+    /// exceeds `dopplerThreshold` times its own spread measured while holding (and at least
+    /// `dopplerMinimum` m/s), the deadband is `dopplerDeadband` and a drag may ring as soon as
+    /// `dopplerFastest`. It only ever hastens: a receiver without speed, or one that holds it at
+    /// zero, rings on position alone.
+    public var dopplerDeadband: Double = 0.5
+    public var dopplerFastest: Duration = .seconds(2)
+    public var dopplerSpan: Duration = .seconds(5)
+    public var dopplerThreshold: Double = 4
+    public var dopplerMinimum: Double = 0.15
+    /// The radial speed's spread starts at `dopplerPrior` m/s (counted as `noisePriorSpan` of
+    /// measurement) and never goes below `dopplerFloor`.
+    public var dopplerPrior: Double = 0.15
+    public var dopplerFloor: Double = 0.03
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
@@ -71,6 +86,8 @@ public struct WatchSettings: Hashable, Sendable {
 
     /// The most evidence one fix can add: a second's worth at the fastest rate.
     var evidencePerFix: Double { confirmation.seconds / max(fastest.seconds, 1e-9) }
+    /// The most one fix can add, the Doppler's share included: more than that is Checking.
+    var mostPerFix: Double { max(evidencePerFix, confirmation.seconds / max(dopplerFastest.seconds, 1e-9)) }
 
     /// What is wrong with these settings taken together: each line says which rule of the
     /// evidence it would break. Empty when they are sound.
@@ -90,6 +107,18 @@ public struct WatchSettings: Hashable, Sendable {
         }
         if deadband < 0.5 {
             out.append("watch.deadband must be 0.5 or more: the receiver's own wander would build evidence")
+        }
+        if dopplerFastest.seconds < 2 {
+            out.append("watch.doppler_fastest must be 2 s or more: one stray GPS reading could ring the alarm")
+        }
+        if dopplerDeadband < 0 {
+            out.append("watch.doppler_deadband must be 0 or more: a boat inside the alert radius would build evidence")
+        }
+        if dopplerThreshold < 2 || dopplerMinimum < 0.05 {
+            out.append("watch.doppler_threshold must be 2 or more and watch.doppler_minimum 0.05 m/s or more: the receiver's own speed noise would hasten the alarm")
+        }
+        if !(dopplerSpan.seconds >= 1) {
+            out.append("watch.doppler_span must be 1 s or more: one speed reading would decide")
         }
         if memory < confirmation {
             out.append("watch.memory must be at least watch.confirmation: a drag through dropouts would never add up")

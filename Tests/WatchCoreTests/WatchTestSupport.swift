@@ -22,6 +22,14 @@ struct Harness {
         s.confirmation = .seconds(20)
         s.fastest = .seconds(4)
         s.deadband = 1
+        // The Doppler (speed over ground) lowers the deadband to 0.5 when it confirms; it
+        // allows no faster ring than `fastest` here, so one fix adds at most 5 with or without it.
+        s.dopplerDeadband = 0.5
+        s.dopplerFastest = .seconds(4)
+        s.dopplerThreshold = 4
+        s.dopplerMinimum = 0.15
+        s.dopplerPrior = 0.15
+        s.dopplerSpan = .seconds(5)
         s.memory = .seconds(300)
         s.weakWeight = 0.5
         s.noiseFloor = 5

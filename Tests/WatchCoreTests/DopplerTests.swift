@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import WatchCore
+import XCTest
+
+/// The reported speed over ground (the receiver's Doppler) hastens a drag it confirms and never
+/// slows or starts one; a 2D fix of a receiver whose 2D fixes wander more, or a fix whose
+/// reported accuracy is far worse than the receiver's usual, counts for less
+/// (Docs/verdict.md, "The Doppler" and "Weaker evidence").
+final class DopplerTests: XCTestCase {
+    /// One reading a second from `place(t)` with the velocity `velocity(t)` (speed m/s, track
+    /// degrees; nil: no speed reported) until the alarm rings; the seconds it took, or nil.
+    private func ringTime(_ h: inout Harness, limit: Double = 300, mode: GPSReading.Mode = .threeD,
+                          accuracy: Double? = 5,
+                          _ place: (Double) -> (Double, Double), velocity: (Double) -> (Double, Double)?) -> Double? {
+        for i in 0..<Int(limit) {
+            let t = Double(i)
+            let (e, n) = place(t)
+            let v = velocity(t)
+            h.send(.reading(GPSReading(mode: mode, position: Harness.at(east: e, north: n),
+                                       accuracy: accuracy.map { Meters($0) }, speed: v?.0, track: v?.1,
+                                       received: h.now)))
+            if case .ringing = h.watch.alarm { return t }
+            h.wait(1)
+        }
+        return nil
+    }
+
+    private func anchoredAndArmed(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Harness {
+        var h = Harness(configure)
+        h.anchored(armed: true)
+        h.fixes(30) { _ in (0, 20) }
+        return h
+    }
+
+    /// A boat leaving at 1.5 m/s straight away from the anchor, seen with and without speed.
+    func testSpeedAwayFromTheAnchorRingsSooner() throws {
+        var withSpeed = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
+        var without = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
+        let out: (Double) -> (Double, Double) = { t in (0, 20 + 1.5 * t) }
+        let fast = try XCTUnwrap(ringTime(&withSpeed, out, velocity: { _ in (1.5, 0) }))
+        let slow = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }))
+        XCTAssertLessThan(fast, slow, "the Doppler confirms the drag: rings sooner")
+        // Never before the boat is beyond the alert radius (30 m, reached at t = 6.7 s).
+        XCTAssertGreaterThan(fast, 6.7)
+    }
+
+    /// The same track with the speed pointing across the line from the anchor (a yaw, a sheer)
+    /// rings exactly as position alone does.
+    func testSpeedAcrossTheLineChangesNothing() throws {
+        var across = anchoredAndArmed()
+        var without = anchoredAndArmed()
+        let out: (Double) -> (Double, Double) = { t in (0, 20 + 1.5 * t) }
+        let a = try XCTUnwrap(ringTime(&across, out, velocity: { _ in (1.5, 90) }))
+        let b = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }))
+        XCTAssertEqual(a, b)
+    }
+
+    /// A receiver that holds its speed at zero (static hold) still rings on position alone.
+    func testZeroSpeedNeverStopsTheAlarm() throws {
+        var held = anchoredAndArmed()
+        var without = anchoredAndArmed()
+        let out: (Double) -> (Double, Double) = { t in (0, 20 + 0.3 * t) }
+        let a = try XCTUnwrap(ringTime(&held, out, velocity: { _ in (0, 0) }))
+        let b = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }))
+        XCTAssertEqual(a, b)
+    }
+
+    /// Speed away from the anchor while inside the alert radius builds no evidence.
+    func testSpeedInsideTheRadiusBuildsNothing() {
+        var h = anchoredAndArmed()
+        XCTAssertNil(ringTime(&h, limit: 120, { _ in (0, 25) }, velocity: { _ in (2, 0) }))
+        XCTAssertEqual(h.verdictKind, .holding)
+    }
+
+    /// One stray fix far out, with the Doppler saying "away", moves nothing.
+    func testOneStrayFixWithSpeedMovesNothing() {
+        var h = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
+        for _ in 0..<10 {
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 25), accuracy: 5,
+                                       speed: 2, track: 0, received: h.now)))
+            h.wait(1)
+        }
+        XCTAssertTrue(h.watch.noise.movingAway(h.watch.settings))
+        h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 200), accuracy: 5,
+                                   speed: 2, track: 0, received: h.now)))
+        XCTAssertEqual(h.verdictKind, .holding)
+        XCTAssertEqual(h.watch.alarm, .armed)
+    }
+
+    /// A receiver whose reported speed wanders while the boat lies still: its measured spread
+    /// rises, and the same speed away no longer counts.
+    func testASpeedThatWandersIsTrustedLess() {
+        var h = anchoredAndArmed { s in
+            s.noisePriorSpan = .seconds(60)
+            s.noiseSpan = .seconds(600)
+        }
+        for i in 0..<900 {
+            // +-0.6 m/s along the line, a 40 s period: the smoothed speed swings about 0.45 m/s.
+            let v = 0.6 * sin(Double(i) * 2 * .pi / 40)
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20), accuracy: 5,
+                                       speed: abs(v), track: v >= 0 ? 0 : 180, received: h.now)))
+            h.wait(1)
+        }
+        XCTAssertGreaterThan(h.watch.noise.radialSigma(h.watch.settings), 0.2)
+        for _ in 0..<10 {
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20), accuracy: 5,
+                                       speed: 0.7, track: 0, received: h.now)))
+            h.wait(1)
+        }
+        XCTAssertFalse(h.watch.noise.movingAway(h.watch.settings))
+    }
+
+    /// A receiver whose 2D fixes wander twice as far as its 3D ones: after it is measured, a 2D
+    /// fix beyond the radius takes longer to ring than the same 3D fix.
+    func testTwoDFixesOfAReceiverThatWandersMoreInTwoDCountForLess() throws {
+        func learnt() -> Harness {
+            var h = anchoredAndArmed { s in
+                s.noiseFloor = 1
+                s.noisePriorSpan = .seconds(60)
+                s.noiseSpan = .seconds(600)
+            }
+            for i in 0..<1200 {
+                let twoD = (i / 60) % 2 == 1
+                let wobble = (twoD ? 6.0 : 3.0) * (i % 2 == 0 ? 1 : -1)
+                h.send(.reading(h.reading(east: 0, north: 20 + wobble, accuracy: 5, mode: twoD ? .twoD : .threeD)))
+                h.wait(1)
+            }
+            return h
+        }
+        var twoD = learnt()
+        var threeD = learnt()
+        let a = try XCTUnwrap(ringTime(&twoD, mode: .twoD, { _ in (0, 45) }, velocity: { _ in nil }))
+        let b = try XCTUnwrap(ringTime(&threeD, mode: .threeD, { _ in (0, 45) }, velocity: { _ in nil }))
+        // Weight 0.5 alone doubles the time; the larger 2D wander makes it longer still.
+        XCTAssertGreaterThan(a, 2 * b)
+    }
+
+    /// A burst of fixes reporting ten times the receiver's usual accuracy counts for far less.
+    func testAFixFarLessAccurateThanUsualCountsForLess() {
+        var h = anchoredAndArmed()
+        for _ in 0..<300 { h.send(.reading(h.reading(east: 0, north: 20, accuracy: 5))); h.wait(1) }
+        // 15 s at 45 m with accuracy 50 (ten times the usual 5): would ring in about 10 s at 5.
+        for _ in 0..<15 { h.send(.reading(h.reading(east: 0, north: 45, accuracy: 50))); h.wait(1) }
+        XCTAssertEqual(h.watch.alarm, .armed)
+    }
+
+    func testTheDopplerKeysAreCheckedTogether() {
+        var s = WatchSettings()
+        s.dopplerFastest = .seconds(1)
+        XCTAssertTrue(s.problems.contains { $0.hasPrefix("watch.doppler_fastest must be 2 s or more") })
+        s = WatchSettings()
+        s.dopplerThreshold = 1
+        XCTAssertTrue(s.problems.contains { $0.hasPrefix("watch.doppler_threshold must be 2 or more") })
+        XCTAssertTrue(WatchSettings().problems.isEmpty)
+    }
+}
