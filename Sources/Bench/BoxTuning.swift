@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WatchCore
 
 /// The tuning hook: the only place the benchmark names the box's evidence settings. Everything
@@ -6,7 +9,15 @@ import WatchCore
 /// regression check's "deliberately worse rule") and nothing else in the benchmark changes.
 enum BoxTuning {
     /// The box as shipped.
-    static var defaults: WatchSettings { WatchSettings() }
+    /// The box as shipped; `ANCHOR_BOX_SET` ("vt=1000,vk=0.5", the named knobs of
+    /// `Tuning.grid`) changes it for an exploration run, never for CI.
+    static var defaults: WatchSettings {
+        var s = WatchSettings()
+        if let set = getenv("ANCHOR_BOX_SET") {
+            for named in String(cString: set).split(separator: ",") { _ = Tuning.apply(named, to: &s) }
+        }
+        return s
+    }
 
     /// The settings leave-one-receiver-out chooses from on the training captures; the first is
     /// the shipped defaults. Each fold takes the quickest candidate with no false alarm on its

@@ -39,23 +39,32 @@ enum Tuning {
             // Named knobs of the Doppler and the weak fixes: vk deadband, vf fastest (s), vt
             // threshold (spreads), vm minimum (m/s), vs span (s), vp prior (m/s), ww weak weight.
             for named in parts where named.contains("=") {
-                let kv = named.split(separator: "=")
-                guard kv.count == 2, let x = Double(kv[1]) else { continue }
-                switch kv[0] {
-                case "vk": r.settings.dopplerDeadband = x
-                case "vf": r.settings.dopplerFastest = .seconds(x)
-                case "vt": r.settings.dopplerThreshold = x
-                case "vm": r.settings.dopplerMinimum = x
-                case "vs": r.settings.dopplerSpan = .seconds(x)
-                case "vp": r.settings.dopplerPrior = x
-                case "ww": r.settings.weakWeight = x
-                default: continue
-                }
-                r.label += " \(kv[0])\(Format.fixed(x, 2))"
+                guard let tag = apply(named, to: &r.settings) else { continue }
+                r.label += " \(tag)"
             }
             out.append(r)
         }
         return out
+    }
+
+    /// One named knob ("vt=3") applied to `settings`; its label, or nil if it names none.
+    static func apply(_ named: Substring, to settings: inout WatchSettings) -> String? {
+        let kv = named.split(separator: "=")
+        guard kv.count == 2, let x = Double(kv[1]) else { return nil }
+        var s = settings
+        switch kv[0] {
+        case "vk": s.dopplerDeadband = x
+        case "vf": s.dopplerFastest = .seconds(x)
+        case "vt": s.dopplerThreshold = x
+        case "vm": s.dopplerMinimum = x
+        case "vs": s.dopplerSpan = .seconds(x)
+        case "vp": s.dopplerPrior = x
+        case "ww": s.weakWeight = x
+        case "vi": s.dopplerIndependence = x
+        default: return nil
+        }
+        settings = s
+        return "\(kv[0])\(Format.fixed(x, 2))"
     }
 
     static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
@@ -74,7 +83,7 @@ enum Tuning {
                     o.arm = true
                     let w = Replay.run(s.readings, options: o).watch
                     let advice = w.lastReading.flatMap { w.status(at: $0.received).radiusAdvice } ?? "-"
-                    print("wander \(profile.label) night \(i): noise rms \(Format.fixed(s.noiseRMS, 1)) m, swing \(Format.fixed(s.swingRadius, 1)) m; measured sigma \(Format.fixed(w.noise.sigma(o.settings), 1)) m, swing \(Format.fixed(w.noise.swing, 1)) m; advice: \(advice)")
+                    print("wander \(profile.label) night \(i): noise rms \(Format.fixed(s.noiseRMS, 1)) m, swing \(Format.fixed(s.swingRadius, 1)) m; measured sigma \(Format.fixed(w.noise.sigma(o.settings), 1)) m, radial speed spread \(Format.fixed(w.noise.radialSigma(o.settings), 3)) m/s, speed miss/move \(Format.fixed(w.noise.speedMiss, 4)) / \(Format.fixed(w.noise.moveSquare, 4)), swing \(Format.fixed(w.noise.swing, 1)) m; advice: \(advice)")
                 }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)

@@ -41,6 +41,12 @@ public struct Watch: Sendable {
     private var gpsDebtAt: Instant?
     private var judgedSince: Instant?
 
+    struct RadialFix: Hashable, Sendable {
+        var at: Instant
+        var distance: Double
+        var radial: Double
+    }
+
     struct Sample: Hashable, Sendable {
         var at: Instant
         var distance: Double
@@ -75,6 +81,21 @@ public struct Watch: Sendable {
         public internal(set) var radialSpeed: Double = 0
         var radialVariance: Double?
         var radialAt: Instant?
+        /// Whether the reported speed is the receiver's own (Doppler) or worked out from its
+        /// positions (as gpsd does for a receiver that reports none): the mean square of the
+        /// change in distance per second, and of its difference from the reported radial speed,
+        /// over `pairsFor` seconds of consecutive holding fixes.
+        var lastRadial: RadialFix?
+        public internal(set) var moveSquare = 0.0
+        public internal(set) var speedMiss = 0.0
+        public internal(set) var pairsFor = 0.0
+
+        /// The reported speed tells something the positions don't: measured for a minute, and
+        /// differing from the positions' own change by at least `doppler_independence` of it.
+        /// A speed worked out from the positions moves with their wander and is never evidence.
+        public func speedIndependent(_ s: WatchSettings) -> Bool {
+            pairsFor >= 60 && speedMiss > s.dopplerIndependence * moveSquare
+        }
 
         /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
         public func radialSigma(_ s: WatchSettings) -> Double {
@@ -84,7 +105,7 @@ public struct Watch: Sendable {
         /// The reported speed says the boat moves away from the anchor: faster than the slowest
         /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
         public func movingAway(_ s: WatchSettings) -> Bool {
-            radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
         }
 
         /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
@@ -284,7 +305,9 @@ public struct Watch: Sendable {
         if evidence <= settings.evidencePerFix {
             learnNoise(distance: distance, gap: gap, at: t)
             learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
+            learnSpeedSource(distance: distance, radial: radial, at: t)
         }
+        noise.lastRadial = radial.map { RadialFix(at: t, distance: distance, radial: $0) }
         samples.append(sample)
     }
 
@@ -292,7 +315,9 @@ public struct Watch: Sendable {
     private func wanderScale(weak: Bool, accuracy: Double?) -> Double {
         var scale = 1.0
         if weak, let w = noise.weakVariance, let v = noise.variance, w > v, v > 0 { scale = (w / v).squareRoot() }
-        if let accuracy, let usual = noise.usualAccuracy, usual > 0 { scale = max(scale, accuracy / usual) }
+        // A reported accuracy varies with the satellites in view; only one more than twice the
+        // usual (a burst of poor readings) says this fix wanders more.
+        if let accuracy, let usual = noise.usualAccuracy, usual > 0 { scale = max(scale, accuracy / (2 * usual)) }
         return scale
     }
 
@@ -337,6 +362,18 @@ public struct Watch: Sendable {
         let prior = settings.dopplerPrior * settings.dopplerPrior
         let rv = noise.radialVariance ?? prior
         noise.radialVariance = rv + b * (noise.radialSpeed * noise.radialSpeed - rv)
+    }
+
+    /// Compares the reported radial speed with the change of the distance since the last fix.
+    private mutating func learnSpeedSource(distance: Double, radial: Double?, at t: Instant) {
+        guard let radial, let last = noise.lastRadial else { return }
+        let dt = (t - last.at).seconds
+        guard dt > 0, dt <= 2 else { return }
+        let move = (distance - last.distance) / dt, miss = move - (radial + last.radial) / 2
+        noise.pairsFor += dt
+        let b = min(dt / min(settings.noiseSpan.seconds, noise.pairsFor), 1)
+        noise.moveSquare += b * (move * move - noise.moveSquare)
+        noise.speedMiss += b * (miss * miss - noise.speedMiss)
     }
 
     private mutating func learnNoise(distance: Double, gap: Double, at t: Instant) {

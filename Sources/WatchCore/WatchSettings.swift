@@ -32,16 +32,19 @@ public struct WatchSettings: Hashable, Sendable {
     /// exceeds `dopplerThreshold` times its own spread measured while holding (and at least
     /// `dopplerMinimum` m/s), the deadband is `dopplerDeadband` and a drag may ring as soon as
     /// `dopplerFastest`. It only ever hastens: a receiver without speed, or one that holds it at
-    /// zero, rings on position alone.
-    public var dopplerDeadband: Double = 0.5
+    /// zero, rings on position alone. Defaults from the benchmark (Docs/verdict.md).
+    public var dopplerDeadband: Double = 0
     public var dopplerFastest: Duration = .seconds(2)
-    public var dopplerSpan: Duration = .seconds(5)
-    public var dopplerThreshold: Double = 4
+    public var dopplerSpan: Duration = .seconds(20)
+    public var dopplerThreshold: Double = 3
     public var dopplerMinimum: Double = 0.15
     /// The radial speed's spread starts at `dopplerPrior` m/s (counted as `noisePriorSpan` of
     /// measurement) and never goes below `dopplerFloor`.
     public var dopplerPrior: Double = 0.15
     public var dopplerFloor: Double = 0.03
+    /// The reported speed counts only once its difference from the positions' own change is at
+    /// least this share of that change (a speed worked out from positions differs by nothing).
+    public var dopplerIndependence: Double = 0.1
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
