@@ -38,6 +38,8 @@ enum BoxTuning {
             variant("confirmation x 2") { $0.confirmation = d.confirmation * 2 },
             variant("deadband - 0.5") { $0.deadband = d.deadband - 0.5 },
             variant("deadband + 0.5") { $0.deadband = d.deadband + 0.5 },
+            variant("Doppler threshold + 1") { $0.dopplerThreshold = d.dopplerThreshold + 1 },
+            variant("no Doppler") { $0.dopplerThreshold = .infinity },
         ]
     }
 

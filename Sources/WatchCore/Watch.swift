@@ -44,7 +44,6 @@ public struct Watch: Sendable {
     struct RadialFix: Hashable, Sendable {
         var at: Instant
         var distance: Double
-        var radial: Double
     }
 
     struct Sample: Hashable, Sendable {
@@ -298,7 +297,9 @@ public struct Watch: Sendable {
         let weak = reading.mode != .threeD || reading.accuracy == nil
         let weight = weak ? settings.weakWeight : 1
         let gap = evidenceAt.map { max((t - $0).seconds, 0) } ?? 1
-        let moving = followRadialSpeed(radial, at: t)
+        // Only a 3D fix with an accuracy is hastened: a 2D stretch wanders more than the
+        // receiver's measured wander says, and its speed with it.
+        let moving = followRadialSpeed(radial, at: t) && !weak
         let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight,
                             scale: wanderScale(weak: weak, accuracy: reading.accuracy?.value), moving: moving)
         credit(sample, gap: gap)
@@ -307,7 +308,7 @@ public struct Watch: Sendable {
             learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
             learnSpeedSource(distance: distance, radial: radial, at: t)
         }
-        noise.lastRadial = radial.map { RadialFix(at: t, distance: distance, radial: $0) }
+        noise.lastRadial = radial.map { _ in RadialFix(at: t, distance: distance) }
         samples.append(sample)
     }
 
@@ -369,7 +370,8 @@ public struct Watch: Sendable {
         guard let radial, let last = noise.lastRadial else { return }
         let dt = (t - last.at).seconds
         guard dt > 0, dt <= 2 else { return }
-        let move = (distance - last.distance) / dt, miss = move - (radial + last.radial) / 2
+        // A speed worked out from the last two positions equals this change exactly.
+        let move = (distance - last.distance) / dt, miss = move - radial
         noise.pairsFor += dt
         let b = min(dt / min(settings.noiseSpan.seconds, noise.pairsFor), 1)
         noise.moveSquare += b * (move * move - noise.moveSquare)

@@ -30,7 +30,12 @@ final class DopplerTests: XCTestCase {
     private func anchoredAndArmed(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Harness {
         var h = Harness(configure)
         h.anchored(armed: true)
-        h.fixes(30) { _ in (0, 20) }
+        // Two minutes holding with a small speed the positions don't show: the receiver's own.
+        for i in 0..<120 {
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20 + (i % 2 == 0 ? 0.3 : -0.3)),
+                                       accuracy: 5, speed: 0.02, track: 0, received: h.now)))
+            h.wait(1)
+        }
         return h
     }
 
@@ -110,6 +115,36 @@ final class DopplerTests: XCTestCase {
             h.wait(1)
         }
         XCTAssertFalse(h.watch.noise.movingAway(h.watch.settings))
+    }
+
+    /// A speed worked out from the positions (what gpsd reports for a receiver without Doppler)
+    /// moves with their wander: it is recognised while holding and never hastens.
+    func testASpeedWorkedOutFromThePositionsNeverHastens() throws {
+        func derived(_ place: @escaping (Double) -> (Double, Double)) -> (Double) -> (Double, Double)? {
+            { t in
+                let (e0, n0) = place(t - 1), (e1, n1) = place(t)
+                let ve = e1 - e0, vn = n1 - n0
+                var track = atan2(ve, vn) * 180 / .pi
+                if track < 0 { track += 360 }
+                return ((ve * ve + vn * vn).squareRoot(), track)
+            }
+        }
+        // Ten minutes of a receiver wandering +-3 m about 20 m, in a 7 s rhythm, then a drag.
+        let wander: (Double) -> (Double, Double) = { t in (0, 20 + 3 * sin(t * 2 * .pi / 7)) }
+        var fromPositions = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
+        var doppler = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
+        var without = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
+        XCTAssertNil(ringTime(&fromPositions, limit: 600, wander, velocity: derived(wander)))
+        XCTAssertNil(ringTime(&doppler, limit: 600, wander, velocity: { _ in (0.02, 0) }))
+        XCTAssertNil(ringTime(&without, limit: 600, wander, velocity: { _ in nil }))
+        XCTAssertFalse(fromPositions.watch.noise.speedIndependent(fromPositions.watch.settings))
+        XCTAssertTrue(doppler.watch.noise.speedIndependent(doppler.watch.settings))
+        let out: (Double) -> (Double, Double) = { t in (0, 20 + 1.5 * t) }
+        let a = try XCTUnwrap(ringTime(&fromPositions, out, velocity: derived(out)))
+        let b = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }))
+        let c = try XCTUnwrap(ringTime(&doppler, out, velocity: { _ in (1.5, 0) }))
+        XCTAssertEqual(a, b, "a worked-out speed changes nothing")
+        XCTAssertLessThan(c, b, "the receiver's own speed hastens")
     }
 
     /// A receiver whose 2D fixes wander twice as far as its 3D ones: after it is measured, a 2D
