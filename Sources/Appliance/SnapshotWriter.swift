@@ -55,7 +55,7 @@ final class SnapshotWriter {
         let key = ChangeKey(status, localRows: localRows)
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
-        guard due || retry || key != lastKey else { return false }
+        guard due || retry || !Self.same(key, lastKey) else { return false }
         var snapshot = StatusSnapshot(
             status: status, now: now, wall: wall,
             writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
@@ -80,6 +80,12 @@ final class SnapshotWriter {
             retryAt = now + .seconds(1)
             return false
         }
+    }
+
+    /// Compared in place: `key != lastKey` on optionals copied both keys into a pair first.
+    private static func same(_ key: ChangeKey, _ last: ChangeKey?) -> Bool {
+        guard let last else { return false }
+        return last == key
     }
 
     /// The part of what the box says whose change is worth a write at once, taken straight from
