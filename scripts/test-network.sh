@@ -192,7 +192,7 @@ for _ in $(seq 20); do fleet --json | grep -q '"box":"boat002".*"online":"offlin
 fleet >"$D/fleet2.txt"
 check "a box killed outright is offline (its last will)" grep -q '^boat002 .*Offline' "$D/fleet2.txt"
 
-/usr/bin/python3 scripts/network/box_cost.py "${BOXES[@]:0:$((N - 1))}"
+/usr/bin/python3 scripts/network/box_cost.py 10 "${BOXES[@]:0:$((N - 1))}"
 # The broker killed and restarted empty: every box reconnects and republishes.
 written=$("$BIN" status --json --runtime-dir "$D/boat003/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['written_at'])")
 kill -9 "$BROKER"; wait "$BROKER" 2>/dev/null
