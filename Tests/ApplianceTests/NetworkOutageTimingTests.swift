@@ -13,8 +13,9 @@ import XCTest
 /// black-holed address (a listener whose queue is full, so its SYNs are dropped and the connect
 /// hangs), and the NMEA output with a plotter that never reads. The deterministic bound: the
 /// loop's thread never sleeps anywhere but in its poll (its voluntary context switches, from
-/// the kernel, are at most its wakeups, plus the snapshot's file writes). The timing itself is
-/// measured and printed, with a bound loose enough for a loaded machine, as LoopNeverWaitsTests.
+/// the kernel, counted between the end of one poll and the start of the next, are zero). The
+/// timing itself is measured and printed; it is judged only where a lapse would fail on any
+/// machine (a buzzer step lost, the watchdog's interval missed).
 final class NetworkOutageTimingTests: XCTestCase {
     func testTheBuzzerAndTheWatchdogKeepTimeWhileTheBrokerHangsDiesAndAPlotterNeverReads() throws {
         guard access("/usr/sbin/mosquitto", X_OK) == 0 else {
@@ -146,15 +147,18 @@ final class NetworkOutageTimingTests: XCTestCase {
     }
 
     /// The deterministic bound (no sleep but poll's), then the buzzer's and the watchdog's
-    /// timing, printed, with LoopNeverWaitsTests' bounds for a loaded machine.
+    /// timing, printed.
     func judge(_ label: String, counting: Counting, buzzer: LoopNeverWaitsTests.Buzzer, pings: [Instant], start: Instant,
                turns: Int = 30, file: StaticString = #filePath, line: UInt = #line) {
         let wakeups = counting.turns
         let sleeps = counting.sleptOutsidePoll
         // The deterministic bound: no sleep but poll's.
-        print("loop \(label): \(wakeups) turns, \(counting.sleptInPoll) slept in poll, \(sleeps) slept outside it")
+        print(String(format: "loop \(label): \(wakeups) turns, \(counting.sleptInPoll) slept in poll, \(sleeps) slept outside it; longest turn %.2f ms CPU, %.2f ms wall",
+                     counting.longestTurnCPU * 1000, counting.longestTurnWall * 1000))
         XCTAssertGreaterThan(wakeups, turns, file: file, line: line)
         XCTAssertEqual(sleeps, 0, "the loop's thread slept outside its poll: \(counting.sleepers.prefix(5))", file: file, line: line)
+        // And no turn's own work is long: CPU time, which another process's load barely moves.
+        XCTAssertLessThan(counting.longestTurnCPU, 0.05, "a turn took \(counting.longestTurnCPU) s of CPU \(label)", file: file, line: line)
 
         // The buzzer's 0.2 s steps, from the first to the SIGTERM.
         let changes = buzzer.changes.filter { $0.0 >= start }
@@ -172,9 +176,11 @@ final class NetworkOutageTimingTests: XCTestCase {
         print(String(format: "buzzer \(label): %d steps, off 0.2 s by median %.2f ms, 95th %.2f ms, worst %.2f ms; watchdog: %d pings, gaps %.3f to %.3f s",
                      errors.count, errors[errors.count / 2] * 1000, errors[errors.count * 95 / 100] * 1000, worst * 1000,
                      pings.count, gaps.first ?? 0, gaps.last ?? 0))
-        XCTAssertLessThan(worst, 0.1, "the buzzer keeps its 0.2 s cadence \(label)", file: file, line: line)
+        // Timing depends on the machine's load, so it is printed, not judged, beyond what would
+        // be a failure on any machine: a step lost (0.2 s late) or a watchdog interval missed.
+        XCTAssertLessThan(worst, 0.2, "no buzzer step lost \(label)", file: file, line: line)
         XCTAssertGreaterThanOrEqual(pings.count, 13, file: file, line: line)
-        XCTAssertLessThan(gaps.last ?? 1, 0.75, "the watchdog is pinged at half its interval \(label)", file: file, line: line)
+        XCTAssertLessThan(gaps.last ?? 1, 1.0, "the 1 s watchdog never lapses \(label)", file: file, line: line)
     }
 
     /// The runtime, with the loop's thread's voluntary context switches counted between the
@@ -192,7 +198,18 @@ final class NetworkOutageTimingTests: XCTestCase {
         private(set) var sleepers: [String] = []
         init(_ inner: BoxRuntime) { self.inner = inner }
 
+        /// The most CPU time one turn took (from the end of its poll to the start of the next).
+        private(set) var longestTurnCPU: Double = 0
+        private(set) var longestTurnWall: Double = 0
+        private var cpuAtTurnStart: Double?
+        private var wallAtTurnStart: Double?
+
         func nextDeadline(now: Instant) -> Instant? {
+            if let c = cpuAtTurnStart, let w = wallAtTurnStart {
+                longestTurnCPU = max(longestTurnCPU, NetworkOutageTimingTests.threadCPU() - c)
+                longestTurnWall = max(longestTurnWall, SystemClock.now().seconds - w)
+            }
+            cpuAtTurnStart = nil
             let v = voluntarySwitches()
             if let turnStart, v > turnStart {
                 sleptOutsidePoll += v - turnStart
@@ -208,11 +225,20 @@ final class NetworkOutageTimingTests: XCTestCase {
             if let polled { sleptInPoll += v - polled }
             turnStart = v
             turns += 1
+            cpuAtTurnStart = NetworkOutageTimingTests.threadCPU()
+            wallAtTurnStart = now.seconds
             lastReady = ready.map { "\(type(of: $0.0))" }.joined(separator: ",")
             inner.serve(ready, now: now)
         }
         func signal(_ number: Int32, now: Instant) -> Bool { inner.signal(number, now: now) }
         func endOfTurn(now: Instant) { inner.endOfTurn(now: now) }
+    }
+
+    /// The calling thread's CPU time, in seconds.
+    static func threadCPU() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// The calling thread's voluntary context switches: each time it slept in the kernel.
