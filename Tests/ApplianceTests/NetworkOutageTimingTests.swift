@@ -51,16 +51,7 @@ final class NetworkOutageTimingTests: XCTestCase {
         _ = InetSocket.withSockaddr(addr) { connect(filler, $0, $1) }
 
         // The box, ringing, with a 1 s watchdog.
-        let buzzer = LoopNeverWaitsTests.Buzzer()
-        var s = WatchSettings()
-        s.radius = 30
-        let box = Box(watch: Watch(settings: s), sources: [LoopNeverWaitsTests.Script([])],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()),
-                      log: nil, wall: SystemClock.wall)
-        let start = SystemClock.now()
-        box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
-                    lastEpisode: 1, now: start)
-        XCTAssertTrue(box.annunciator.isAlarmSounding)
+        let (box, buzzer, start) = Self.ringingBox()
         // On tmpfs, as the box's /run/anchor-alert is (an ext4 /tmp may sleep in a write).
         var template = Array("/dev/shm/aa-outage-XXXXXX".utf8CString)
         let shm = try XCTUnwrap(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
@@ -127,6 +118,19 @@ final class NetworkOutageTimingTests: XCTestCase {
 
     /// The same ringing loop with no network output, for comparison on the same machine.
     func testTheSameLoopWithTheNetworkOff() throws {
+        let (box, buzzer, start) = Self.ringingBox()
+        let loop = try EventLoop()
+        let runtime = BoxRuntime(box: box)
+        var pings: [Instant] = []
+        runtime.watchdog = (.seconds(1), { pings.append(SystemClock.now()) })
+        runtime.extraSources = [LoopNeverWaitsTests.Script([(start + .milliseconds(7500), { _ = pthread_kill(pthread_self(), SIGTERM) })])]
+        let counting = Counting(runtime)
+        loop.run(counting)
+        judge("with the network off", counting: counting, buzzer: buzzer, pings: pings, start: start, turns: 10)
+    }
+
+    /// A box with no journal and no GPS, its alarm ringing (as after a restart with it latched).
+    static func ringingBox() -> (Box, LoopNeverWaitsTests.Buzzer, Instant) {
         let buzzer = LoopNeverWaitsTests.Buzzer()
         var s = WatchSettings()
         s.radius = 30
@@ -136,14 +140,8 @@ final class NetworkOutageTimingTests: XCTestCase {
         let start = SystemClock.now()
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
                     lastEpisode: 1, now: start)
-        let loop = try EventLoop()
-        let runtime = BoxRuntime(box: box)
-        var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(SystemClock.now()) })
-        runtime.extraSources = [LoopNeverWaitsTests.Script([(start + .milliseconds(7500), { _ = pthread_kill(pthread_self(), SIGTERM) })])]
-        let counting = Counting(runtime)
-        loop.run(counting)
-        judge("with the network off", counting: counting, buzzer: buzzer, pings: pings, start: start, turns: 10)
+        XCTAssertTrue(box.annunciator.isAlarmSounding)
+        return (box, buzzer, start)
     }
 
     /// The deterministic bound (no sleep but poll's), then the buzzer's and the watchdog's
