@@ -173,6 +173,78 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
         XCTAssertEqual(t.mqttAlarm, "snoozed")
     }
 
+    /// On a real mosquitto: a snooze sent on the command topic, the card's sync taking 0.5 s.
+    /// What a subscriber hears, in order: the receipt on the reply topic, then the alarm
+    /// snoozed; never the alarm snoozed before the receipt.
+    func testOnARealBrokerTheReceiptComesBeforeTheSnoozedAlarm() throws {
+        guard access("/usr/sbin/mosquitto", X_OK) == 0 else {
+            throw XCTSkip("mosquitto is not installed (scripts/packages/network.txt)")
+        }
+        let directory = temporaryDirectory("announce-mqtt")
+        defer { removeTree(directory) }
+        let port = try NetworkOutageTimingTests.freePort()
+        let conf = "\(directory)/mosquitto.conf"
+        let confFD = open(conf, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try Posix.writeAll(confFD, Array("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".utf8))
+        close(confFD)
+        let broker = try XCTUnwrap(NetworkOutageTimingTests.spawn(["/usr/sbin/mosquitto", "-c", conf]))
+        defer {
+            kill(broker, SIGKILL)
+            var st: Int32 = 0
+            waitpid(broker, &st, 0)
+        }
+        XCTAssertTrue(NetworkOutageTimingTests.waitForListener(port: port))
+
+        let rig = ReceiptTests.Rig()
+        var m = MQTTSettings()
+        m.enabled = true
+        m.port = port
+        m.acceptCommands = true
+        let mqtt = MQTTOutput(settings: m, boxName: "test", interval: .seconds(30), now: rig.now,
+                              snapshot: try SnapshotWriter(directory: directory, fitted: [.journal]))
+        rig.box.announcers = [mqtt]
+
+        // The crew's phone: everything under the box's topics, in arrival order.
+        let phone = try XCTUnwrap(MQTTClient(id: "phone"))
+        var heard: [(topic: String, text: String, at: Instant)] = []
+        phone.onMessage = { topic, payload in heard.append((topic, String(decoding: payload, as: UTF8.self), SystemClock.now())) }
+        XCTAssertNil(phone.connect(host: "127.0.0.1", port: port, keepalive: 30))
+        /// One turn for the box's MQTT output and the phone.
+        func pump(until done: () -> Bool, limit: Double = 10) {
+            let end = SystemClock.now() + .seconds(limit)
+            while !done() && SystemClock.now() < end {
+                var fds = mqtt.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+                _ = poll(&fds, nfds_t(fds.count), 10)
+                mqtt.serve(fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now, box: rig.box)
+                rig.box.takeCompletions(now: rig.now)
+                _ = phone.run(forMilliseconds: 10)
+            }
+        }
+        pump(until: { phone.connected && mqtt.connections > 0 })
+        XCTAssertTrue(phone.subscribe("anchor-alert/test/#"))
+        rig.ringing()
+        func alarmState(_ text: String) -> String? { (try? JSON.parse(text))?["state"]?.string }
+        pump(until: { heard.contains { $0.topic == "anchor-alert/test/alarm" && alarmState($0.text) == "ringing" } })
+        XCTAssertTrue(heard.contains { $0.topic == "anchor-alert/test/alarm" && alarmState($0.text) == "ringing" }, "the phone hears the ring")
+
+        rig.fs.syncDelay = .milliseconds(500)
+        heard.removeAll()
+        let sent = SystemClock.now()
+        XCTAssertTrue(phone.publish("anchor-alert/test/command",
+                                    Array("{\"id\":\"z1\",\"decision\":\"snooze\",\"episode\":\(rig.box.watch.alarm.episode!)}".utf8),
+                                    qos: 1, retain: false))
+        pump(until: { heard.contains { $0.topic == "anchor-alert/test/alarm" && alarmState($0.text) == "snoozed" } })
+        let reply = heard.firstIndex { $0.topic == "anchor-alert/test/reply" && $0.text.contains("\"id\":\"z1\"") }
+        let snoozed = heard.firstIndex { $0.topic == "anchor-alert/test/alarm" && alarmState($0.text) == "snoozed" }
+        guard let reply, let snoozed else {
+            return XCTFail("the phone heard no receipt or no snooze: \(heard.map { "\($0.topic) \($0.text.prefix(60))" })")
+        }
+        XCTAssertTrue(heard[reply].text.contains("\"result\":\"receipt\"") && heard[reply].text.contains("\"saved\":true"), heard[reply].text)
+        XCTAssertLessThan(reply, snoozed, "the receipt comes before the alarm is announced snoozed")
+        XCTAssertGreaterThanOrEqual((heard[snoozed].at - sent).seconds, 0.45, "the snoozed alarm waited for the 0.5 s sync")
+        XCTAssertEqual(rig.box.watch.alarm.kind, .snoozed)
+    }
+
     /// The rule itself: while a decision waits, what it changes is held and what it does not
     /// stays fresh; a ring is told at once and stays told.
     func testTheHeldStatusKeepsTheReadingFreshAndTellsARing() {
