@@ -9,7 +9,7 @@ import XCTest
 
 /// The buzzer and the watchdog keep time while every network peer misbehaves at once: the
 /// real `EventLoop` and `BoxRuntime`, the alarm ringing, an MQTT output on a real mosquitto that
-/// is stopped (SIGSTOP: TCP accepts, nothing answers) and then killed, a second MQTT output on a
+/// is stopped (SIGSTOP at 2 s: TCP accepts, nothing answers) and then killed (at 4.5 s), a second MQTT output on a
 /// black-holed address (a listener whose queue is full, so its SYNs are dropped and the connect
 /// hangs), and the NMEA output with a plotter that never reads. The deterministic bound: the
 /// loop's thread never sleeps anywhere but in its poll (its voluntary context switches, from
@@ -89,7 +89,7 @@ final class NetworkOutageTimingTests: XCTestCase {
         var connectedBeforeStop = 0
         var stoppedAt: Instant?, killedAt: Instant?
         let script = LoopNeverWaitsTests.Script([
-            (start + .milliseconds(1500), {
+            (start + .milliseconds(2000), {
                 connectedBeforeStop = mqtt.connections
                 stoppedAt = SystemClock.now()
                 kill(broker, SIGSTOP)
