@@ -177,23 +177,11 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
     /// What a subscriber hears, in order: the receipt on the reply topic, then the alarm
     /// snoozed; never the alarm snoozed before the receipt.
     func testOnARealBrokerTheReceiptComesBeforeTheSnoozedAlarm() throws {
-        guard access("/usr/sbin/mosquitto", X_OK) == 0 else {
-            throw XCTSkip("mosquitto is not installed (scripts/packages/network.txt)")
-        }
         let directory = temporaryDirectory("announce-mqtt")
         defer { removeTree(directory) }
-        let port = try NetworkOutageTimingTests.freePort()
-        let conf = "\(directory)/mosquitto.conf"
-        let confFD = open(conf, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try Posix.writeAll(confFD, Array("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".utf8))
-        close(confFD)
-        let broker = try XCTUnwrap(NetworkOutageTimingTests.spawn(["/usr/sbin/mosquitto", "-c", conf]))
-        defer {
-            kill(broker, SIGKILL)
-            var st: Int32 = 0
-            waitpid(broker, &st, 0)
-        }
-        XCTAssertTrue(NetworkOutageTimingTests.waitForListener(port: port))
+        let broker = try NetworkOutageTimingTests.Broker(directory: directory)
+        defer { withExtendedLifetime(broker) {} }
+        let port = broker.port
 
         let rig = ReceiptTests.Rig()
         var m = MQTTSettings()

@@ -18,25 +18,11 @@ import XCTest
 /// machine (a buzzer step lost, the watchdog's interval missed).
 final class NetworkOutageTimingTests: XCTestCase {
     func testTheBuzzerAndTheWatchdogKeepTimeWhileTheBrokerHangsDiesAndAPlotterNeverReads() throws {
-        guard access("/usr/sbin/mosquitto", X_OK) == 0 else {
-            throw XCTSkip("mosquitto is not installed (scripts/packages/network.txt)")
-        }
         let directory = temporaryDirectory("outage")
         defer { removeTree(directory) }
-
-        // The broker, on a free loopback port.
-        let brokerPort = try Self.freePort()
-        let conf = "\(directory)/mosquitto.conf"
-        let confFD = open(conf, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try Posix.writeAll(confFD, Array("listener \(brokerPort) 127.0.0.1\nallow_anonymous true\npersistence false\n".utf8))
-        close(confFD)
-        let broker = try XCTUnwrap(Self.spawn(["/usr/sbin/mosquitto", "-c", conf]))
-        defer {
-            kill(broker, SIGKILL)
-            var st: Int32 = 0
-            waitpid(broker, &st, 0)
-        }
-        XCTAssertTrue(Self.waitForListener(port: brokerPort), "mosquitto listens")
+        let mosquitto = try Broker(directory: directory)
+        defer { withExtendedLifetime(mosquitto) {} }
+        let broker = mosquitto.pid, brokerPort = mosquitto.port
 
         // The black hole: a listener with a backlog of 0, its one place taken and never accepted.
         let hole = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -179,6 +165,29 @@ final class NetworkOutageTimingTests: XCTestCase {
         XCTAssertLessThan(worst, 0.2, "no buzzer step lost \(label)", file: file, line: line)
         XCTAssertGreaterThanOrEqual(pings.count, 13, file: file, line: line)
         XCTAssertLessThan(gaps.last ?? 1, 1.0, "the 1 s watchdog never lapses \(label)", file: file, line: line)
+    }
+
+    /// Debian's mosquitto on a free loopback port, killed when the test lets go of it.
+    final class Broker {
+        let pid: pid_t
+        let port: Int
+        init(directory: String) throws {
+            guard access("/usr/sbin/mosquitto", X_OK) == 0 else {
+                throw XCTSkip("mosquitto is not installed (scripts/packages/network.txt)")
+            }
+            port = try NetworkOutageTimingTests.freePort()
+            let conf = "\(directory)/mosquitto.conf"
+            let fd = open(conf, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            try Posix.writeAll(fd, Array("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".utf8))
+            close(fd)
+            pid = try XCTUnwrap(NetworkOutageTimingTests.spawn(["/usr/sbin/mosquitto", "-c", conf]))
+            XCTAssertTrue(NetworkOutageTimingTests.waitForListener(port: port), "mosquitto listens")
+        }
+        deinit {
+            kill(pid, SIGKILL)
+            var st: Int32 = 0
+            waitpid(pid, &st, 0)
+        }
     }
 
     /// The runtime, with the loop's thread's voluntary context switches counted between the
