@@ -183,7 +183,13 @@ public struct Watch: Sendable {
         if let usable = lastUsable, anchor != nil {
             consider(usable.received + settings.staleAfter + .milliseconds(1))
         }
-        if samplesHead < samples.count { consider(samples[samplesHead].at + settings.window + .milliseconds(1)) }
+        // The window matters only when it would hold too few fixes: wake when the fix whose
+        // leaving takes the count below `min_fixes` leaves (not at every fix's leaving, which at
+        // 10 Hz was most of the loop's wakeups).
+        let inWindow = samples.count - samplesHead, least = max(settings.minFixes, 1)
+        if inWindow >= least {
+            consider(samples[samplesHead + inWindow - least].at + settings.window + .milliseconds(1))
+        }
         if verdict.kind == .checking {
             // Progress is drawn on the ring: wake once a second while checking.
             consider(now + .seconds(1))
