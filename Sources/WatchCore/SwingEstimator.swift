@@ -131,11 +131,14 @@ public struct SwingEstimator: Sendable {
     private mutating func fit(at now: Instant) {
         lastFit = now
         for (key, c) in cells where now - c.lastSeen > settings.forgetAfter { cells[key] = nil }
-        guard let origin, var circle = Self.fitCircle(cells.values, cap: settings.cellCap) else {
+        // In the cells' key order, not the dictionary's (which differs from process to process
+        // and copy to copy): the same readings give the same estimate to the last bit.
+        let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
+        guard let origin, var circle = Self.fitCircle(ordered, cap: settings.cellCap) else {
             estimate = nil
             return
         }
-        let (arc, bins) = Self.arc(cells.values, a: circle.a, b: circle.b)
+        let (arc, bins) = Self.arc(ordered, a: circle.a, b: circle.b)
         // The residuals are not independent from cell to cell: the rode's stretch, the yaw and
         // the receiver's wander are slow and move neighbouring cells together. Count a 10
         // degree sector of the arc as one independent piece of evidence, not each cell.
@@ -144,7 +147,7 @@ public struct SwingEstimator: Sendable {
         // not average out: the centre is known no better than twice the spread about the circle.
         circle.u95 = max(circle.u95, 2 * circle.sigma)
         var farthest = 0.0
-        for c in cells.values where c.count >= 2 {
+        for c in ordered where c.count >= 2 {
             let e = c.east / Double(c.count) - circle.a, n = c.north / Double(c.count) - circle.b
             farthest = max(farthest, (e * e + n * n).squareRoot())
         }
