@@ -18,6 +18,8 @@ enum RegressionCheck {
     static let faultLimit = 300.0
     /// Seconds after the first fix a box restored far outside (armed, not ringing) must ring within.
     static let restartLimit = 300.0
+    /// Seconds after the exit a 2 kn drag on the good receiver must ring within.
+    static let fastLimit = 10.0
 
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
@@ -95,6 +97,14 @@ enum RegressionCheck {
                 return a > first + restartLimit ? "rang \(Format.fixed(a - first)) s after the first fix" : nil
             }))
         }
+        // Appended last, so the seeds of the cases above stay what they were.
+        // A speed worked out from positions moves with their wander: it must never ring.
+        night("good 10 m, speed from position", good, .speedFromPosition, runs: 2)
+        night("poor 20 m, speed from position", poor, .speedFromPosition, runs: 2)
+        night("poor 20 m, 2D stretches", poor, .twoD, runs: 2)
+        // A fast drag: the receiver's own speed over ground must have hastened it (position alone
+        // took 11 to 19 s at 2 kn on these receivers, Docs/benchmarks.md).
+        drag("good 10 m, plain, 2.0 kn, fast", good, .plain, knots: 2, runs: 6, limit: fastLimit)
         return out
     }
 
