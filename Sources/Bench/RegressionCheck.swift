@@ -101,7 +101,6 @@ enum RegressionCheck {
         // A speed worked out from positions moves with their wander: it must never ring.
         night("good 10 m, speed from position", good, .speedFromPosition, runs: 2)
         night("poor 20 m, speed from position", poor, .speedFromPosition, runs: 2)
-        night("poor 20 m, 2D stretches", poor, .twoD, runs: 2)
         // A fast drag: the receiver's own speed over ground must have hastened it (position alone
         // took 11 to 19 s at 2 kn on these receivers, Docs/benchmarks.md).
         drag("good 10 m, plain, 2.0 kn, fast", good, .plain, knots: 2, runs: 6, limit: fastLimit)
