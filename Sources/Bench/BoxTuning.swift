@@ -57,6 +57,10 @@ enum BoxTuning {
             s.confirmation = .seconds(1)
             s.fastest = .seconds(1)
             return s
+        case "no-doppler":
+            // The reported speed never hastens: the position rule alone.
+            s.dopplerThreshold = .infinity
+            return s
         default: return nil
         }
     }

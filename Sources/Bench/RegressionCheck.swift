@@ -18,8 +18,9 @@ enum RegressionCheck {
     static let faultLimit = 300.0
     /// Seconds after the first fix a box restored far outside (armed, not ringing) must ring within.
     static let restartLimit = 300.0
-    /// Seconds after the exit a 2 kn drag on the good receiver must ring within.
-    static let fastLimit = 10.0
+    /// Seconds after the exit a 2 kn drag on the good receiver must ring within: the Doppler's
+    /// (position alone rang these six runs in 8 to 12 s, `--rule box:no-doppler`).
+    static let fastLimit = 8.0
 
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
@@ -102,7 +103,7 @@ enum RegressionCheck {
         night("good 10 m, speed from position", good, .speedFromPosition, runs: 2)
         night("poor 20 m, speed from position", poor, .speedFromPosition, runs: 2)
         // A fast drag: the receiver's own speed over ground must have hastened it (position alone
-        // took 11 to 19 s at 2 kn on these receivers, Docs/benchmarks.md).
+        // took 8 to 12 s on these six runs, 3 to 7 s with it).
         drag("good 10 m, plain, 2.0 kn, fast", good, .plain, knots: 2, runs: 6, limit: fastLimit)
         return out
     }
@@ -120,7 +121,7 @@ enum RegressionCheck {
             }
             failures += failed.count
             let line = (failed.isEmpty ? "ok   " : "FAIL ") + "\(item.name) (\(item.runs) runs)"
-                + (failed.isEmpty ? "" : ": " + failed.prefix(3).joined(separator: "; ") + (failed.count > 3 ? "; ..." : ""))
+                + (failed.isEmpty ? "" : ": " + failed.prefix(6).joined(separator: "; ") + (failed.count > 6 ? "; ..." : ""))
             lines.append(line)
             progress(line)
         }
