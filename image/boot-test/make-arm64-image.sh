@@ -235,11 +235,12 @@ in_arm64 "$R" systemctl mask getty@tty1.service serial-getty@ttyAMA0.service get
 printf '%s\n' "127.0.0.1 localhost" "::1 localhost ip6-localhost ip6-loopback" "127.0.1.1 anchor-twin" > "$R/etc/hosts"
 echo anchor-twin > "$R/etc/hostname"
 # The root is mounted by the initramfs (read-only, under the overlay): no line for it. The
-# journal's partition as on the Pi (image/system/fstab.append), with a longer device wait; the
+# journal's partition as on the Pi (image/system/fstab.append), with a 300 s device wait (udev
+# took 90 s to announce the disks in one run under emulation, and the next timed out); the
 # runner's memory is required, so a missing one stops the boot visibly.
 printf '%s\n' \
-    "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=90s 0 2" \
-    "LABEL=anchor-test /var/lib/anchor-test ext4 defaults,noatime,x-systemd.device-timeout=90s 0 2" > "$R/etc/fstab"
+    "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=300s 0 2" \
+    "LABEL=anchor-test /var/lib/anchor-test ext4 defaults,noatime,x-systemd.device-timeout=300s 0 2" > "$R/etc/fstab"
 # Installed the way the image recipe installs it (no systemd running: enabled, not started),
 # its maintainer scripts run as arm64 programs.
 cp "$DEB" "$R/root/"
