@@ -22,13 +22,13 @@
 # which the RAM overlay would forget), OUTDIR/vmlinuz, OUTDIR/initrd.img, OUTDIR/kernel-version.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/test-files.sh"
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 DEB=$(readlink -f "${1:?usage: $0 DEB OUTDIR}")
 OUT=${2:?usage: $0 DEB OUTDIR}
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd -P)
 need_host_tools debootstrap:debootstrap proot:proot qemu-aarch64-static:qemu-user-static \
     mke2fs:e2fsprogs depmod:kmod cpio:cpio xz:xz-utils
-SHARED=$(shared_dir)
 TWIN=$IMAGE_CACHE/arm64-twin
 mkdir -p "$TWIN/debs"
 exec 9>"$IMAGE_CACHE/.arm64-twin.lock"; flock 9
@@ -220,20 +220,9 @@ fi
 work=$(mktemp -d "$TWIN/root.XXXXXX"); trap 'rm -rf "$work"' EXIT
 cp -a "$BASE/." "$work/"
 R=$work
-# The image's own settings, exactly as the Pi image gets them.
-"$HERE/../system/install-system-files.sh" "$R" >&2
-# The test's stand-ins and its runner: the same files as the amd64 twin's.
-cp -r "$HERE/guest/rootfs/." "$R/"
-install -m 755 "$SHARED/vm/gpio-sim-chip.sh" "$R/usr/local/sbin/gpio-sim-chip.sh"
-mkdir -p "$R/usr/local/share/anchor-test" "$R/var/lib/anchor-test"
-grep '^\$GPRMC' "$SHARED/data/gps/avnav/segments/nmea-20130630_L7478-9454_leaving-berth.log" \
-    > "$R/usr/local/share/anchor-test/drag.nmea"
-in_arm64 "$R" systemctl enable anchor-test-gpio.service gps-feeder.service anchor-boot-test.service \
-    anchor-standin.service gpsd.service >/dev/null 2>&1 || die "could not enable the test's units"
-in_arm64 "$R" systemctl mask getty@tty1.service serial-getty@ttyAMA0.service getty-static.service \
-    systemd-timesyncd.service e2scrub_reap.service >/dev/null 2>&1 || true
-printf '%s\n' "127.0.0.1 localhost" "::1 localhost ip6-localhost ip6-loopback" "127.0.1.1 anchor-twin" > "$R/etc/hosts"
-echo anchor-twin > "$R/etc/hostname"
+# The image's settings, the test's stand-ins, its runner and units: the amd64 twin's
+# (test-files.sh).
+put_test_files "$R" ttyAMA0 in_arm64
 # The root is mounted by the initramfs (read-only, under the overlay): no line for it. The
 # journal's partition as on the Pi (image/system/fstab.append), with a 300 s device wait (udev
 # took 90 s to announce the disks in one run under emulation, and the next timed out); the
