@@ -4,7 +4,10 @@
 # and with --full the boot test of the amd64 twin of the Pi image.
 #
 #   scripts/test-image.sh           about 8 minutes on a fresh machine, 2 once the roots are cached
-#   scripts/test-image.sh --full    plus the boot test: about 10 minutes more (software emulation)
+#   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 10 minutes more)
+#                                   and of the arm64 trixie twin under qemu-system-aarch64 (see
+#                                   image/README.md for its time: tens of minutes, software
+#                                   emulation on one vCPU)
 #
 # Every step's output goes to stderr; the last line is "image: N passed, M failed".
 set -uo pipefail
@@ -22,6 +25,7 @@ step() {   # step NAME COMMAND...
     return $rc
 }
 deb_amd64() { ls -t out/anchor-alert_*_amd64.deb 2>/dev/null | head -1; }
+deb_arm64() { ls -t out/anchor-alert_*_arm64.deb 2>/dev/null | head -1; }
 
 step "amd64 package, lintian clean" image/build-deb.sh --arch amd64 --lintian &&
     step "install, remove, purge in a fresh Debian 12 root" image/test-install.sh "$(deb_amd64)"
@@ -32,6 +36,12 @@ if [ $FULL = 1 ]; then
         step "boot test: the amd64 twin of the Pi image under QEMU" image/boot-test/boot-test.sh "$(deb_amd64)"
     else
         failed=$((failed+1)); summary+=("FAIL boot test: no amd64 package to boot")
+    fi
+    if [ -n "$(deb_arm64)" ]; then
+        step "boot test: the arm64 trixie twin under qemu-system-aarch64 (libgpiod 2, gpsd 3.25)" \
+            image/boot-test/boot-test.sh --arch arm64 "$(deb_arm64)"
+    else
+        failed=$((failed+1)); summary+=("FAIL arm64 boot test: no arm64 package to boot")
     fi
 fi
 printf '%s\n' "${summary[@]}"

@@ -5,46 +5,67 @@
 # the results through, and press the reset button ("system_reset", no shutdown) when the runner
 # asks for it.
 #
-#   image/boot-test/boot-test.sh [--trivial] [DEB]
+#   image/boot-test/boot-test.sh [--arch amd64|arm64] [--trivial] [DEB]
 #
+#   --arch     amd64 (default): Debian 12 twin with this machine's kernel (make-image.sh);
+#              arm64: Debian trixie arm64 twin with Debian's arm64 kernel under
+#              qemu-system-aarch64 (make-arm64-image.sh): the Pi's own libraries (libgpiod 2,
+#              gpsd 3.25), its Swift 6.0.3 binary, a read-only root under a RAM overlay
 #   --trivial  check the machine with a stand-in notify service instead of anchor-alert
 #              (boot, readiness, watchdog restart, hard reset); anchor-alert is masked
-#   DEB        the amd64 package to install (default: built with image/build-deb.sh)
+#   DEB        the package to install (default: built with image/build-deb.sh --arch ARCH)
 #
-# Runs under software emulation here (no usable KVM): budget minutes. Exit 0 when every check
-# passed; the last line is "boot test: N passed, M failed".
+# Runs under software emulation here (no usable KVM): budget minutes (amd64) or tens of minutes
+# (arm64, one vCPU). The same runner checks both machines. Exit 0 when every check passed; the
+# last line is "boot test: N passed, M failed".
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd -P)
-MODE=full DEB=
-for a in "$@"; do
+MODE=full DEB= ARCH=amd64
+while [ $# -gt 0 ]; do
+    a=$1; shift
     case $a in
+        --arch) ARCH=${1:?--arch needs amd64 or arm64}; shift;;
+        --arch=*) ARCH=${a#*=};;
         --trivial) MODE=trivial;;
         -h|--help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0;;
         -*) die "unknown option $a";;
         *) DEB=$a;;
     esac
 done
-need_host_tools qemu-system-x86_64:qemu-system-x86 python3:python3-minimal
+case $ARCH in
+    amd64) need_host_tools qemu-system-x86_64:qemu-system-x86 python3:python3-minimal;;
+    arm64) need_host_tools qemu-system-aarch64:qemu-system-arm python3:python3-minimal;;
+    *) die "--arch must be amd64 or arm64";;
+esac
 T0=$(date +%s.%N)
 elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f", b-a}'; }
 
-[ -n "$DEB" ] || DEB=$("$HERE/../build-deb.sh" --arch amd64 | tail -1)
+[ -n "$DEB" ] || DEB=$("$HERE/../build-deb.sh" --arch "$ARCH" | tail -1)
 DEB=$(readlink -f "$DEB")
 RUN=$(mktemp -d "$IMAGE_CACHE/boot-run.XXXXXX")
 QPID=
 cleanup() {
     [ -n "$QPID" ] && kill "$QPID" 2>/dev/null && sleep 0.5 && kill -9 "$QPID" 2>/dev/null
-    [ -f "$RUN/console.log" ] && cp "$RUN/console.log" "$IMAGE_CACHE/boot-test-console.log"
+    [ -f "$RUN/console.log" ] && cp "$RUN/console.log" "$IMAGE_CACHE/boot-test-$ARCH-console.log"
     rm -rf "$RUN"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-"$HERE/make-image.sh" "$DEB" "$RUN" >&2 || die "could not make the disks"
+if [ "$ARCH" = amd64 ]; then
+    "$HERE/make-image.sh" "$DEB" "$RUN" >&2 || die "could not make the disks"
+else
+    "$HERE/make-arm64-image.sh" "$DEB" "$RUN" >&2 || die "could not make the disks"
+fi
 T_IMAGE=$(elapsed)
 KVER=$(cat "$RUN/kernel-version")
+: > "$RUN/results.log"
+RESULTS=(-device virtio-serial-pci -chardev "file,id=res,path=$RUN/results.log"
+         -device virtserialport,chardev=res,name=results
+         -serial "file:$RUN/console.log" -monitor "unix:$RUN/monitor.sock,server,nowait")
 
+if [ "$ARCH" = amd64 ]; then
 # The uncompressed kernel that run-in-vm.sh extracts boots faster under emulation (PVH entry).
 KERNEL=/boot/vmlinuz-$KVER
 VMLINUX=${VM_STATE:-/var/cache/anchor-alert-vm}/cache/vmlinux-$KVER
@@ -54,19 +75,30 @@ if [ -w /dev/kvm ] && [ ! -d /sys/module/kvm_pvm ] && grep -qwE 'vmx|svm' /proc/
 APPEND="root=/dev/vda rw console=ttyS0 quiet loglevel=4 panic=-1 tsc=reliable mitigations=off anchor.test=$MODE"
 [ "$MODE" = trivial ] && APPEND="$APPEND systemd.mask=anchor-alert.service"
 
-: > "$RUN/results.log"
 qemu-system-x86_64 -name anchor-twin -machine q35 "${ACCEL[@]}" -smp 2 -m 1024 \
     -nodefaults -no-user-config -display none -vga none -nic none \
     -kernel "$KERNEL" -initrd "/boot/initrd.img-$KVER" -append "$APPEND" \
     -drive "file=$RUN/root.img,format=raw,if=virtio" \
     -drive "file=$RUN/data.img,format=raw,if=virtio" \
-    -device virtio-rng-pci \
-    -device virtio-serial-pci -chardev "file,id=res,path=$RUN/results.log" \
-    -device virtserialport,chardev=res,name=results \
-    -serial "file:$RUN/console.log" \
-    -monitor "unix:$RUN/monitor.sock,server,nowait" < /dev/null &
+    -device virtio-rng-pci "${RESULTS[@]}" < /dev/null &
+else
+# The Pi Zero 2 W's core (Cortex-A53) and memory (512 MiB), one vCPU and low priority: the
+# machine is shared. Disks in this order: vda root (read-only under the overlay), vdb the
+# journal's partition, vdc the runner's memory. An i6300esb is the hardware watchdog that
+# systemd feeds (the Pi's is bcm2835-wdt).
+ACCEL=(-accel tcg -cpu cortex-a53)
+APPEND="console=ttyAMA0 quiet loglevel=4 panic=-1 anchor.root=overlay anchor.test=$MODE"
+[ "$MODE" = trivial ] && APPEND="$APPEND systemd.mask=anchor-alert.service"
+nice -n 15 qemu-system-aarch64 -name anchor-twin-arm64 -M virt "${ACCEL[@]}" -smp 1 -m 512 \
+    -nodefaults -no-user-config -display none -nic none \
+    -kernel "$RUN/vmlinuz" -initrd "$RUN/initrd.img" -append "$APPEND" \
+    -drive "if=none,id=root,file=$RUN/root.img,format=raw" -device virtio-blk-pci,drive=root \
+    -drive "if=none,id=data,file=$RUN/data.img,format=raw" -device virtio-blk-pci,drive=data \
+    -drive "if=none,id=state,file=$RUN/state.img,format=raw" -device virtio-blk-pci,drive=state \
+    -device i6300esb -device virtio-rng-pci "${RESULTS[@]}" < /dev/null &
+fi
 QPID=$!
-say "machine started ($MODE, kernel $KVER, ${ACCEL[1]%%,*}); disks made in ${T_IMAGE} s"
+say "machine started ($ARCH, $MODE, kernel $KVER, ${ACCEL[1]%%,*}); disks made in ${T_IMAGE} s"
 
 monitor() {   # monitor COMMAND: one command to the QEMU monitor
     python3 - "$RUN/monitor.sock" "$1" <<'PY'
@@ -77,6 +109,7 @@ PY
 }
 
 TIMEOUT=${BOOT_TEST_TIMEOUT:-1200}
+[ "$ARCH" = arm64 ] && TIMEOUT=${BOOT_TEST_TIMEOUT:-5400}
 seen=0 reset_done=0 summary=
 while kill -0 "$QPID" 2>/dev/null; do
     n=$(wc -l < "$RUN/results.log")
@@ -107,7 +140,7 @@ n=$(wc -l < "$RUN/results.log")
 # The guest powers off right after its summary: the machine may be gone before the loop saw the
 # line, so the summary is read from the results whatever ended the loop.
 [ -n "$summary" ] || summary=$(grep '^boot test: ' "$RUN/results.log" | tail -1 || true)
-say "total $(elapsed) s (disks ${T_IMAGE} s); guest console: $IMAGE_CACHE/boot-test-console.log"
+say "total $(elapsed) s (disks ${T_IMAGE} s); guest console: $IMAGE_CACHE/boot-test-$ARCH-console.log"
 if [ -z "$summary" ]; then
     echo "boot test: 0 passed, 1 failed"
     exit 1

@@ -12,6 +12,7 @@
 # $IMAGE_CACHE/boot-base; it is remade when its recipe changes.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/test-files.sh"
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 DEB=$(readlink -f "${1:?usage: $0 DEB OUTDIR}")
 OUT=${2:?usage: $0 DEB OUTDIR}
@@ -68,22 +69,8 @@ flock -u 9
 work=$(mktemp -d "$IMAGE_CACHE/boot-root.XXXXXX"); trap 'rm -rf "$work"' EXIT
 cp -a "$BASE/." "$work/"
 R=$work
-# The image's own settings, exactly as the Pi image gets them.
-"$HERE/../system/install-system-files.sh" "$R" >&2
-# The test's stand-ins and its runner.
-cp -r "$HERE/guest/rootfs/." "$R/"
-install -m 755 "$SHARED/vm/gpio-sim-chip.sh" "$R/usr/local/sbin/gpio-sim-chip.sh"
-mkdir -p "$R/usr/local/share/anchor-test"
-grep '^\$GPRMC' "$SHARED/data/gps/avnav/segments/nmea-20130630_L7478-9454_leaving-berth.log" \
-    > "$R/usr/local/share/anchor-test/drag.nmea"
-chroot "$R" systemctl enable anchor-test-gpio.service gps-feeder.service anchor-boot-test.service \
-    anchor-standin.service gpsd.service >/dev/null 2>&1 || die "could not enable the test's units"
-# No login prompts, no network time, no scrub of LVM snapshots (there are none) in a test machine.
-chroot "$R" systemctl mask getty@tty1.service serial-getty@ttyS0.service getty-static.service \
-    systemd-timesyncd.service e2scrub_reap.service >/dev/null 2>&1 || true
-# Every Pi OS image has these; minbase has none, and without them "localhost" (gpsd's host)
-# does not resolve.
-printf '%s\n' "127.0.0.1 localhost" "::1 localhost ip6-localhost ip6-loopback" "127.0.1.1 anchor-twin" > "$R/etc/hosts"
+# The image's settings, the test's stand-ins, its runner and units (test-files.sh).
+put_test_files "$R" ttyS0 chroot
 # As on the Pi (image/system/fstab.append), with a longer device wait: emulation is slow.
 printf '%s\n' "/dev/vda / ext4 rw,noatime,errors=remount-ro 0 1" \
     "LABEL=anchor-data /var/lib/anchor-alert ext4 defaults,noatime,nofail,x-systemd.device-timeout=90s 0 2" > "$R/etc/fstab"

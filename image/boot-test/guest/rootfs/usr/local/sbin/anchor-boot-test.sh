@@ -61,7 +61,9 @@ rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's r
     # is 0.5 s on, 2 s off, and a chirp is one to three short pulses. Three alarm cycles in a
     # row (on under 0.4 s, off under 1 s) are the alarm; the fault pattern never passes.
     # $EPOCHREALTIME is a builtin: no process per sample under emulation.
-    local f v last= since= now dt cycles=0 end
+    # A line that played something else says so: the fault pattern's long beeps are counted
+    # (on 0.4 to 1 s, then off 1 s or more) and named when no alarm came.
+    local f v last= since= now dt cycles=0 end faults=0 long_on=0
     f=$(buzzer_file) || return 1
     end=$(( $(date +%s) + $1 ))
     while [ "$(date +%s)" -lt "$end" ]; do
@@ -70,9 +72,11 @@ rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's r
         if [ -n "$last" ] && [ "$v" != "$last" ]; then
             if [ -n "$since" ]; then
                 dt=$(( (now - since) / 1000 ))   # ms the line held $last
-                if [ "$last" = 1 ] && [ "$dt" -ge 400 ]; then cycles=0
-                elif [ "$last" = 0 ] && [ "$dt" -ge 1000 ]; then cycles=0
-                elif [ "$last" = 0 ]; then cycles=$((cycles+1))
+                if [ "$last" = 1 ] && [ "$dt" -ge 400 ]; then
+                    cycles=0; long_on=0; [ "$dt" -lt 1000 ] && long_on=1
+                elif [ "$last" = 0 ] && [ "$dt" -ge 1000 ]; then
+                    cycles=0; faults=$((faults + long_on)); long_on=0
+                elif [ "$last" = 0 ]; then cycles=$((cycles+1)); long_on=0
                 fi
             fi
             since=$now
@@ -81,7 +85,19 @@ rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's r
         [ "$cycles" -ge 3 ] && return 0
         sleep 0.02
     done
+    [ "$faults" -gt 0 ] && report "  the buzzer line played the fault pattern ($faults long beeps), not the alarm"
     return 1
+}
+
+# What the service costs, for the report (not checks): process start to READY=1 and the
+# memory high-water mark of the running loop.
+measure() {   # measure LABEL
+    local pid start enter
+    pid=$(prop "$SERVICE" MainPID)
+    start=$(prop "$SERVICE" ExecMainStartTimestampMonotonic)
+    enter=$(prop "$SERVICE" ActiveEnterTimestampMonotonic)
+    report "time $1-start-to-ready $(awk -v a="$start" -v b="$enter" 'BEGIN{printf "%.2f", (b-a)/1e6}')"
+    [ "$pid" != 0 ] && report "mem $1 $(grep -E '^Vm(HWM|RSS)' "/proc/$pid/status" | tr -s ' \t' ' ' | paste -sd' ')"
 }
 
 # The skipper's hands, on the simulated header: a long press of the button marks the anchor,
@@ -123,6 +139,12 @@ mark_and_arm() {
     touch "$STATE/switch-armed"; sync
     if said '^Alarm on' 30; then ok "sliding the switch to ARM arms the box"
     else fail "no \"Alarm on\" 30 s after sliding the switch to ARM"; fi
+    # The loop's cost while it watches a moored boat: one GPS reading a second, so the CPU time
+    # per second is the cost per reading (under emulation: the emulated machine's seconds).
+    local c0 c1
+    c0=$(prop "$SERVICE" CPUUsageNSec); sleep 30; c1=$(prop "$SERVICE" CPUUsageNSec)
+    case "$c0$c1" in *[!0-9]*|'') report "cpu watching: no CPU accounting ($c0, $c1)";;
+        *) report "cpu watching $(( (c1 - c0) / 30000 )) us per second (1 GPS reading a second)";; esac
 }
 
 report "boot $BOOT of the $MODE boot test, kernel $(uname -r), $(uptime_s) s since the kernel started"
@@ -131,6 +153,7 @@ if wait_active 180; then
     enter=$(prop "$SERVICE" ActiveEnterTimestampMonotonic)
     ok "boot $BOOT: $SERVICE came up by itself and said ready"
     report "time boot$BOOT-ready $(awk -v u="$enter" 'BEGIN{printf "%.1f", u/1e6}')"
+    report "arch $(uname -m), root $(findmnt -n -o FSTYPE,OPTIONS / | cut -c1-60)"
 else
     fail "boot $BOOT: $SERVICE not active 180 s after the runner started ($(systemctl is-active "$SERVICE"), $(prop "$SERVICE" Result))"
     finish
@@ -151,6 +174,19 @@ if [ "$MODE" = full ]; then
         fail "boot $BOOT: anchor-alert.service is not ordered after gpsd and the journal's mount: $(systemctl show -p After anchor-alert.service)"
     fi
 fi
+# The arm64 twin boots as a Pi with raspi-config's overlay file system: the root read-only
+# under RAM (anchor.root=overlay), so a write to it is gone after a reset.
+if grep -q 'anchor\.root=overlay' /proc/cmdline; then
+    if [ "$(findmnt -n -o FSTYPE /)" = overlay ] && findmnt -n -o OPTIONS /media/root-ro | grep -q '^ro'; then
+        ok "boot $BOOT: the root is read-only under a RAM overlay"
+    else
+        fail "boot $BOOT: the root is not the read-only overlay ($(findmnt -n -o FSTYPE,OPTIONS /))"
+    fi
+    if [ "$BOOT" = 1 ]; then date > /etc/anchor-test-overlay-probe; sync
+    elif [ -e /etc/anchor-test-overlay-probe ]; then fail "boot 2: a file written to the root before the reset survived it"
+    else ok "boot 2: what was written to the root before the reset is gone (only the journal's partition keeps data)"
+    fi
+fi
 # Where the boot's time goes, under emulation: for the report, not a check.
 systemd-analyze time 2>/dev/null | head -1 | sed 's/^/  /' > $OUT
 systemd-analyze blame 2>/dev/null | head -6 | sed 's/^/  /' > $OUT
@@ -163,6 +199,7 @@ if [ "$BOOT" = 1 ]; then
         if rings_within 300; then
             ok "rings on the buzzer line when the boat drags"
             report "time drag-to-ring $(( $(date +%s) - t0 ))"
+            measure boot1
         else
             fail "no ring on the buzzer line within 300 s of the departure"
         fi
@@ -199,6 +236,7 @@ else
     if [ "$MODE" = full ]; then
         if rings_within 30; then ok "rings again after a hard reset (the alarm came back from the journal)"
         else fail "silent after a hard reset"; fi
+        measure boot2
     fi
     finish
 fi
