@@ -295,6 +295,37 @@ for cycle in range(cycles):
         p.send_signal(signal.SIGKILL)
     p.wait()
 
+# How the recap tells the starts apart (issue 15): every start after a kill -9 is a restart after
+# a power cut or crash; a SIGTERM is a clean stop, and the start after it is a plain start.
+p = start(switch)
+check(wait_answering(p) is not None, "the box did not answer before the clean stop")
+p.send_signal(signal.SIGTERM)
+try:
+    rc = p.wait(timeout=60)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = p.wait()
+check(rc == 0, f"SIGTERM: the box exited {rc}, not 0")
+p = start(switch)
+check(wait_answering(p) is not None, "the box did not answer after the clean stop")
+p.send_signal(signal.SIGTERM)
+p.wait()
+r = subprocess.run([binary, "recap", "--json", "--since", "24h", "--journal-dir", journal, "--state-dir", work],
+                   capture_output=True, text=True, timeout=120)
+check(r.returncode == 0, f"recap exit {r.returncode}: {r.stderr.strip()[-300:]}")
+try:
+    recap = json.loads(r.stdout)
+except ValueError:
+    recap = {"alarms_and_faults": [], "notes": []}
+crashes = [i for i in recap["alarms_and_faults"] if i["says"].startswith("Box restarted after a power cut or crash")]
+starts = [i["says"] for i in recap["notes"] if i["says"] in ("Box started", "Box stopped")]
+# One start per cycle after the first, and the one after the last cycle's kill.
+check(len(crashes) == cycles, f"the recap shows {len(crashes)} restarts after a power cut or crash, {cycles} kills")
+check(starts == ["Box started", "Box stopped", "Box started", "Box stopped"],
+      f"the recap's first start and the clean stop and start: {starts}")
+print(f"kill-test: the recap shows {len(crashes)} restarts after a power cut or crash for {cycles} kills, "
+      f"and {starts.count('Box stopped')} clean stops", flush=True)
+
 elapsed = time.monotonic() - started
 print(f"kill-test: {cycles} cycles in {elapsed:.0f} s, {ring_checks} restarts checked for ringing again, "
       f"{unsure} outcomes not checked (killed before the receipt: either is right)")
