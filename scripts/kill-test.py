@@ -5,7 +5,9 @@ every decision it acknowledged survived, and a ringing alarm rings again at once
 
     kill-test.py BINARY CYCLES [SEED]
 
-Only the box's public surfaces are used: `run`, the decision commands and `status --json`.
+Only the box's public surfaces are used: `run`, the decision commands, `status --json` and, at
+the end, `recap --json` (every start after a kill a restart after a power cut or crash, a SIGTERM
+a clean stop).
 Prints one line per failure and a last line "kill-test: N passed, N failed (C cycles)".
 """
 import json
@@ -310,7 +312,7 @@ p = start(switch)
 check(wait_answering(p) is not None, "the box did not answer after the clean stop")
 p.send_signal(signal.SIGTERM)
 p.wait()
-r = subprocess.run([binary, "recap", "--json", "--since", "24h", "--journal-dir", journal, "--state-dir", work],
+r = subprocess.run([binary, "recap", "--json", "--since", "24h", "--journal", journal, "--state-dir", work],
                    capture_output=True, text=True, timeout=120)
 check(r.returncode == 0, f"recap exit {r.returncode}: {r.stderr.strip()[-300:]}")
 try:
