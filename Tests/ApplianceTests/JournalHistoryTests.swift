@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Journal
+import Signals
 import WatchCore
 import XCTest
 
@@ -38,6 +39,45 @@ final class JournalHistoryTests: XCTestCase {
         let missing = runProgram([applianceBinary, "recap", "--journal", dir + "/none", "--config", "/dev/null"])
         XCTAssertEqual(missing.code, 1)
         XCTAssertTrue(missing.err.hasPrefix("Journal: none in "), missing.err)
+    }
+
+    /// Issue 15: a fault raised a minute ago was missing from the recap until a batch flush (300 s
+    /// when calm). Through the box, the journal's own thread and the real recap: a fault raised is
+    /// in the recap as soon as the writer answers; its clearing 2 s later waits out the 10 s a
+    /// flapping fault is allowed, and is there when the loop's deadline comes; a clean stop is
+    /// "Box stopped".
+    func testAFaultIsInTheRecapAtOnceNotAtTheNextBatchFlush() throws {
+        let journalDir = dir + "/journal"
+        var now = Instant(seconds: 500)
+        let opened = Journal.open(directory: journalDir, at: Stamp(monotonic: now, wall: WallTime.now()))
+        let log = JournalLog(journal: opened.journal, threaded: true, wall: SystemClock.wall)
+        let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
+                      annunciator: Annunciator(buzzer: nil, siren: nil, book: DesignedSounds()), log: log, wall: SystemClock.wall)
+        func answered() {
+            var p = pollfd(fd: log.completionFD!, events: Int16(POLLIN), revents: 0)
+            XCTAssertEqual(poll(&p, 1, 10_000), 1, "the writer answers")
+            box.takeCompletions(now: now)
+        }
+        func recap() -> [String] {
+            let r = runProgram([applianceBinary, "recap", "--json", "--journal", journalDir, "--since", "1h", "--config", "/dev/null"])
+            XCTAssertEqual(r.code, 0, r.err)
+            guard let j = try? JSON.parse(r.out) else { XCTFail(r.out); return [] }
+            return (j["alarms_and_faults"]?.array ?? []).compactMap { $0["says"]?.string } + (j["notes"]?.array ?? []).compactMap { $0["says"]?.string }
+        }
+        box.handle(.faultRaised(Fault(.gpsd, "GPS: gpsd is not answering")), now: now)
+        answered()
+        XCTAssertTrue(recap().contains("GPS: gpsd is not answering (still so)"), "\(recap())")
+
+        now = now + .seconds(2)
+        box.handle(.faultCleared(.gpsd), now: now)
+        answered()
+        XCTAssertEqual(box.nextDeadline(now: now).map { $0 <= now + .seconds(8) }, true, "the loop wakes for it within the 10 s")
+        now = now + .seconds(8)
+        box.serve([], now: now)
+        answered()
+        XCTAssertTrue(recap().contains { $0.hasPrefix("GPS: gpsd is not answering (fixed itself at ") }, "\(recap())")
+        log.close(now: now)
+        XCTAssertEqual(recap().filter { $0.hasPrefix("Box ") }, ["Box started", "Box stopped"])
     }
 
     func testMarkAgoSendsWhereTheBoatWasFromTheJournal() throws {
