@@ -74,12 +74,12 @@ def status():
     return s["status"]
 
 
-def start(switch):
+def start(switch, out=subprocess.DEVNULL):
     args = [binary, "run", "--config", config, "--simulate", "drag", "--speed", "40",
             "--journal-dir", journal, "--runtime-dir", runtime]
     if switch is not None:
         args += ["--switch", "on" if switch else "off"]
-    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.DEVNULL)
     boxes[:] = [b for b in boxes if b.poll() is None] + [p]
     return p
 
@@ -299,7 +299,9 @@ for cycle in range(cycles):
 
 # How the recap tells the starts apart (issue 15): every start after a kill -9 is a restart after
 # a power cut or crash; a SIGTERM is a clean stop, and the start after it is a plain start.
-p = start(switch)
+said = os.path.join(work, "said.txt")
+with open(said, "w") as out:
+    p = start(switch, out)
 check(wait_answering(p) is not None, "the box did not answer before the clean stop")
 p.send_signal(signal.SIGTERM)
 try:
@@ -308,10 +310,16 @@ except subprocess.TimeoutExpired:
     p.kill()
     rc = p.wait()
 check(rc == 0, f"SIGTERM: the box exited {rc}, not 0")
-p = start(switch)
+crash_line = "Box restarted after a power cut or crash: the last run did not shut down"
+with open(said) as f:
+    check(crash_line in f.read().splitlines(), f"the start after a kill does not say \"{crash_line}\"")
+with open(said, "w") as out:
+    p = start(switch, out)
 check(wait_answering(p) is not None, "the box did not answer after the clean stop")
 p.send_signal(signal.SIGTERM)
 p.wait()
+with open(said) as f:
+    check(crash_line not in f.read(), "the start after a clean stop says it followed a power cut or crash")
 r = subprocess.run([binary, "recap", "--json", "--since", "24h", "--journal", journal, "--state-dir", work],
                    capture_output=True, text=True, timeout=120)
 check(r.returncode == 0, f"recap exit {r.returncode}: {r.stderr.strip()[-300:]}")
