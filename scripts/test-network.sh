@@ -82,48 +82,66 @@ start_broker() { /usr/sbin/mosquitto -c "$D/mosquitto.conf" >>"$D/mosquitto.log"
     for _ in $(seq 50); do mosquitto_sub -p "$MQ" -t x -W 1 -C 1 2>/dev/null; [ $? -ne 5 ] && break; sleep 0.1; done; }
 start_broker
 fleet() { "$BIN" fleet --broker 127.0.0.1 --port "$MQ" "$@"; }
-boxconf() {  # name, accept_commands
-    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n[watch]\nwindow = 4\nconfirmation = 2\nfastest = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
-        "$MQ" "$1" "$2" > "$D/$1.conf"
+boxconf() {  # name, accept_commands, [watch] lines
+    printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n[runtime]\nstatus_interval = 5\n%b[mqtt]\nenabled = true\nport = %s\nbox = "%s"\naccept_commands = %s\n' \
+        "${3:-}" "$MQ" "$1" "$2" > "$D/$1.conf"
 }
-start_box() {  # name, simulate, speed, accept_commands
-    boxconf "$1" "$4"
-    "$BIN" run --simulate "$2" --speed "$3" --switch off --config "$D/$1.conf" \
+# The dragger's short evidence rule, so its simulated drag rings within seconds.
+QUICK='[watch]\nwindow = 4\nconfirmation = 2\nfastest = 2\n'
+start_box() {  # name, simulate, speed, accept_commands, switch, [watch] lines
+    boxconf "$1" "$4" "${6:-}"
+    "$BIN" run --simulate "$2" --speed "$3" --switch "$5" --config "$D/$1.conf" \
         --runtime-dir "$D/$1/run" --journal-dir "$D/$1/journal" >"$D/$1.out" 2>&1 &
     BOXES+=($!)
 }
 t0=$SECONDS
-# One fresh journal copied to every box: a box with none would rightly say so, a fault.
-printf '[gpio]\nbuzzer_enabled = false\n' > "$D/template.conf"
-"$BIN" run --simulate hold --switch off --config "$D/template.conf" --runtime-dir "$D/template/run" \
-    --journal-dir "$D/template/journal" >/dev/null 2>&1 &
-T=$!; sleep 1; kill "$T"; wait "$T" 2>/dev/null
+# The holding boxes are light: each replays one recorded-style log of a holding boat, a GPS
+# reading every 5 s (scripts/network/holding_log.py), and starts from one journal already
+# marked and armed (copied to every box), with its simulated switch on ARM. No box is marked
+# or armed over the network, so N boxes cost N processes that mostly sleep.
+/usr/bin/python3 scripts/network/holding_log.py 5 2 > "$D/hold.jsonl"
+printf '[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n[siren]\nenabled = false\n' > "$D/template.conf"
+"$BIN" run --simulate "$D/hold.jsonl" --switch off --config "$D/template.conf" --runtime-dir "$D/template/run" \
+    --journal-dir "$D/template/journal" >"$D/template.out" 2>&1 &
+T=$!
+for _ in $(seq 60); do "$BIN" mark --runtime-dir "$D/template/run" >/dev/null 2>&1 && break; sleep 0.5; done
+kill -USR1 "$T"
+alarm=
+for _ in $(seq 40); do
+    alarm=$("$BIN" status --json --runtime-dir "$D/template/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; s=json.load(sys.stdin)['status']; print(s['alarm']['state'], s['position']['verdict'])" 2>/dev/null)
+    [ "$alarm" = "armed holding" ] && break; sleep 0.5
+done
+kill "$T"; wait "$T" 2>/dev/null
+check "the template journal is marked and armed, the replayed boat holding (${alarm:-no status})" test "$alarm" = "armed holding"
 names=(); for i in $(seq 1 $((N - 1))); do names+=("$(printf 'boat%03d' "$i")"); done
-# boat001 takes no commands over MQTT; the others do, so a whole fleet can be marked at once.
+# boat001 takes no commands over MQTT; the others do.
 for b in "${names[@]}"; do
     mkdir -p "$D/$b"; cp -r "$D/template/journal" "$D/$b/journal"
-    start_box "$b" hold 1 "$([ "$b" = boat001 ] && echo false || echo true)"
+    start_box "$b" "$D/hold.jsonl" 1 "$([ "$b" = boat001 ] && echo false || echo true)" on
 done
-# Mark (boat001 from its control socket, the rest over MQTT) once the simulated GPS is steady,
-# then arm each with its simulated switch.
-sleep 3
-for _ in $(seq 30); do "$BIN" mark --runtime-dir "$D/boat001/run" >/dev/null 2>&1 && break; sleep 0.5; done
-for round in $(seq 20); do
-    marked=$(fleet --json --wait 5 | /usr/bin/python3 -c 'import json,sys; print(" ".join(j["box"] for j in map(json.loads, sys.stdin) if j.get("verdict") not in (None, "no_anchor")))')
-    todo=(); for b in "${names[@]}"; do [[ " $marked " == *" $b "* ]] || todo+=("$b"); done
-    [ ${#todo[@]} -eq 0 ] && break
-    for b in "${todo[@]}"; do mosquitto_pub -p "$MQ" -t "anchor-alert/$b/command" -m '{"decision":"mark"}'; done
-    sleep 2
+echo "  ($((N - 1)) holding boxes started in $((SECONDS - t0)) s)"
+heard=0
+for _ in $(seq 60); do
+    heard=$(fleet --json --wait 5 | grep -c '"verdict":"holding"')
+    [ "$heard" -ge $((N - 1)) ] && break; sleep 2
 done
-echo "  (marked: $((N - 1 - ${#todo[@]})) of $((N - 1)) in $round rounds)"
-for i in "${!names[@]}"; do kill -USR1 "${BOXES[$i]}"; done
-echo "  ($((N - 1)) holding boxes started, marked and armed in $((SECONDS - t0)) s)"
+echo "  ($heard of $((N - 1)) holding on the broker $((SECONDS - t0)) s after the first started)"
 "$BIN" fleet --broker 127.0.0.1 --port "$MQ" --follow --json >"$D/follow.jsonl" 2>"$D/follow.err" &
 FLEET=$!
-mkdir -p "$D/dragger"; cp -r "$D/template/journal" "$D/dragger/journal"
-start_box dragger drag 10 true
+# The dragger: a fresh journal, marked over MQTT (a receipt on its reply topic), then armed.
+mkdir -p "$D/dragger"
+start_box dragger drag 10 true off "$QUICK"
 DRAGGER=${BOXES[-1]}
-for _ in $(seq 30); do "$BIN" mark --runtime-dir "$D/dragger/run" >/dev/null 2>&1 && break; sleep 0.3; done
+mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -v >"$D/dragger-replies.txt" 2>/dev/null &
+MSUB=$!
+for _ in $(seq 30); do
+    sleep 0.5
+    mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m '{"id":"m1","decision":"mark"}'
+    sleep 0.5
+    grep -q '"id":"m1","result":"receipt"' "$D/dragger-replies.txt" && break
+done
+kill "$MSUB" 2>/dev/null; wait "$MSUB" 2>/dev/null
+check "mark over MQTT: a receipt on the reply topic" grep -q '"id":"m1","result":"receipt"' "$D/dragger-replies.txt"
 kill -USR1 "$DRAGGER"
 for _ in $(seq 120); do grep -q '"box":"dragger".*"alarm":"ringing"' "$D/follow.jsonl" && break; sleep 0.5; done
 lat=$(/usr/bin/python3 - "$D/follow.jsonl" <<'PY'
@@ -174,6 +192,7 @@ for _ in $(seq 20); do fleet --json | grep -q '"box":"boat002".*"online":"offlin
 fleet >"$D/fleet2.txt"
 check "a box killed outright is offline (its last will)" grep -q '^boat002 .*Offline' "$D/fleet2.txt"
 
+/usr/bin/python3 scripts/network/box_cost.py 10 "${BOXES[@]:0:$((N - 1))}"
 # The broker killed and restarted empty: every box reconnects and republishes.
 written=$("$BIN" status --json --runtime-dir "$D/boat003/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['written_at'])")
 kill -9 "$BROKER"; wait "$BROKER" 2>/dev/null

@@ -22,8 +22,6 @@ final class SnapshotWriter {
     private var retryAt: Instant?
     private(set) var lastError: PosixError?
     private(set) var writes = 0
-    /// The snapshot last built (at each write), for outputs that publish it elsewhere (MQTT).
-    private(set) var last: StatusSnapshot?
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
 
@@ -56,14 +54,7 @@ final class SnapshotWriter {
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
         guard due || retry || key != lastKey else { return false }
-        var snapshot = StatusSnapshot(
-            status: status, now: now, wall: wall,
-            writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
-            validFor: StatusSnapshot.validity(interval: interval),
-            checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
-        // Why it won't ring, with what can sound (the Systems Check knows the sounders).
-        snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
-        last = snapshot
+        let snapshot = self.snapshot(status, now: now, wall: wall, localRows: localRows)
         do {
             try SnapshotFile.write(snapshot.json.text(indented: true) + "\n", directory: directory)
             lastKey = key
@@ -80,6 +71,19 @@ final class SnapshotWriter {
             retryAt = now + .seconds(1)
             return false
         }
+    }
+
+    /// The snapshot of `status`, as this box writes it (and as MQTT publishes the status the
+    /// box announces, `Announcement`).
+    func snapshot(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row]) -> StatusSnapshot {
+        var snapshot = StatusSnapshot(
+            status: status, now: now, wall: wall,
+            writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
+            validFor: StatusSnapshot.validity(interval: interval),
+            checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
+        // Why it won't ring, with what can sound (the Systems Check knows the sounders).
+        snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
+        return snapshot
     }
 
     /// The part of what the box says whose change is worth a write at once, taken straight from

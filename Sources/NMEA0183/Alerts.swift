@@ -41,12 +41,16 @@ public struct Alert: Hashable, Sendable {
     }
 }
 
-/// The box's alerts, read from the watch's status: the anchor alarm and the GPS faults.
+/// The box's alerts, read from the watch's status: the anchor alarm, the GPS faults and the
+/// journal not saving.
 /// Identifiers from 10000 are the standard's range for alerts a manufacturer defines.
 public enum BoxAlerts {
     public static let anchorIdentifier = 10001
     public static let gpsIdentifier = 10002
+    /// The journal not saving: what the box decides now is forgotten after a restart.
+    public static let journalIdentifier = 10003
     public static let anchorAlarmNumber = 1
+    public static let journalAlarmNumber = 5
 
     /// The GPS faults that are "the GPS fault" on the network, each its own alert instance.
     static let gpsKinds: [(FaultKind, instance: Int, title: String)] = [
@@ -76,6 +80,12 @@ public enum BoxAlerts {
             out.append(Alert(key: .init(identifier: gpsIdentifier, instance: inst), priority: .warning,
                              state: fault.pushes && status.faultSounding ? .unacknowledged : .acknowledged,
                              title: title, description: fault.message, alarmNumber: anchorAlarmNumber + inst))
+        }
+        // A decision announced while this is active was carried out but not saved.
+        if let fault = status.faults.first(where: { $0.kind == .journal }) {
+            out.append(Alert(key: .init(identifier: journalIdentifier, instance: 1), priority: .warning,
+                             state: fault.pushes && status.faultSounding ? .unacknowledged : .acknowledged,
+                             title: "Journal not saving", description: fault.message, alarmNumber: journalAlarmNumber))
         }
         return out
     }

@@ -16,10 +16,12 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     let base: String
     private let client: MQTTClient?
     private let interval: Duration
-    private let snapshot: () -> StatusSnapshot?
-    private var latest: [String: [UInt8]] = [:]
+    /// Builds the snapshot of the status the box announces (`Box.announcers`).
+    private let snapshot: SnapshotWriter?
+    /// The latest payload of each topic, sent or waiting for the broker.
+    private(set) var latest: [String: [UInt8]] = [:]
     private var dirty: Set<String> = []
-    private var lastContent: JSON?
+    private var lastKey: SnapshotWriter.ChangeKey?
     private var lastPublish: Instant?
     private var retryAt: Instant?
     private var backoff: Duration = .seconds(1)
@@ -31,7 +33,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     private(set) var published = 0
     private var now: Instant = .zero
 
-    init(settings: MQTTSettings, boxName: String, interval: Duration, now: Instant, snapshot: @escaping () -> StatusSnapshot?) {
+    init(settings: MQTTSettings, boxName: String, interval: Duration, now: Instant, snapshot: SnapshotWriter?) {
         self.settings = settings
         self.boxName = boxName
         self.base = "\(settings.prefix)/\(boxName)"
@@ -118,12 +120,16 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     func show(_ status: WatchStatus, now: Instant) {
         self.now = now
-        guard let s = snapshot() else { return }
-        let content = s.content
+        guard let snapshot else { return }
+        // Decided as the snapshot file is (`SnapshotWriter.ChangeKey`), but of the status the
+        // box announces: a decision reaches the broker with its receipt, not before.
+        let rows = snapshot.localRows?() ?? []
+        let key = SnapshotWriter.ChangeKey(status, localRows: rows)
         let due = lastPublish.map { now >= $0 + interval } ?? true
-        guard due || content != lastContent else { return }
-        lastContent = content
+        guard due || key != lastKey else { return }
+        lastKey = key
         lastPublish = now
+        let s = snapshot.snapshot(status, now: now, localRows: rows)
         let json = s.json
         func put(_ topic: String, _ value: JSON?) {
             latest["\(base)/\(topic)"] = Array((value ?? .null).text.utf8)

@@ -6,8 +6,8 @@ import NMEA0183
 import WatchCore
 
 /// NMEA 0183 out, on a TCP port and optionally as UDP broadcast: the anchor alarm and the GPS
-/// faults as IEC 61162-1 alerts (ALF, ALC) and as legacy ALR. It watches the box like the ring
-/// does (`BoxObserver`) and sends only what its `AlertStream` says is due. Every send is
+/// faults as IEC 61162-1 alerts (ALF, ALC) and as legacy ALR. It watches the box as one of its
+/// announcers (a decision only with its receipt) and sends only what its `AlertStream` says is due. Every send is
 /// non-blocking: a client that can't keep up fills a bounded outbox and is dropped, never
 /// waited for. What clients send is read in bounded lines; ACN and ACK are the only sentences
 /// it acts on, and only when `acknowledge_snoozes` is set, through the box's decision path.
@@ -132,7 +132,8 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
                 return send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
             }
             // The same decision as `anchor-alert snooze`: it names its episode. Accepted, the
-            // watch is snoozed and the next ALF says so; refused or nothing to do, ARC.
+            // watch is snoozed at once and the ALF says so once the journal's receipt is in
+            // (`Box.announcers`); refused or nothing to do, ARC.
             box.decide(.snooze(episode: episode), now: now) { [weak self, weak fd] reply in
                 guard let self, let fd else { return }
                 if case .receipt = reply { return }

@@ -5,8 +5,9 @@ import Drivers
 import WatchCore
 
 /// What `run` attaches to the boat's network, each only when its section enables it. None is
-/// on the path from a fix to the buzzer: each is an observer told after the box has acted,
-/// and a source whose descriptors join the one poll; none can stop or delay the box.
+/// on the path from a fix to the buzzer: each is an announcer told after the box has acted
+/// (a decision only once its receipt is in, `Announcement`), and a source whose descriptors
+/// join the one poll; none can stop or delay the box.
 enum NetworkOutputs {
     static func attach(to runtime: BoxRuntime, config: Configuration, now: Instant) {
         if config.nmea.enabled { attachNMEA(to: runtime, config: config, now: now) }
@@ -21,10 +22,10 @@ enum NetworkOutputs {
         }
         let snapshot = runtime.box.observers.compactMap { $0 as? SnapshotWriter }.first
         let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
-                              snapshot: { snapshot?.last })
+                              snapshot: snapshot)
         runtime.extraSources.append(mqtt)
-        // After the snapshot, whose last build it publishes.
-        runtime.box.observers.append(mqtt)
+        // An announcer: a decision reaches the broker with its receipt, never before.
+        runtime.box.announcers.append(mqtt)
         runtime.extraRows.append { [mqtt.row] }
         runtime.onShutdown.append { mqtt.close() }
         Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
@@ -45,7 +46,7 @@ enum NetworkOutputs {
         }
         let nmea = NMEAOutput(settings: settings, wall: SystemClock.wall, now: now)
         runtime.extraSources.append(nmea)
-        runtime.box.observers.append(nmea)
+        runtime.box.announcers.append(nmea)
         runtime.extraRows.append { [nmea.row] }
         runtime.onShutdown.append { nmea.close() }
         Console.out("NMEA: \(nmea.row.answer)")

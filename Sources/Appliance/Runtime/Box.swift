@@ -10,6 +10,10 @@ final class Box {
     let annunciator: Annunciator
     var log: DecisionLog?
     var observers: [BoxObserver] = []
+    /// Observers that tell others (the network outputs): shown `Announcement`'s status, so
+    /// they learn a decision only with its receipt, and a ringing alarm at once.
+    var announcers: [BoxObserver] = []
+    private var announcement = Announcement()
     /// Every action carried out, for observers that narrate (the demo) and for tests.
     var onActions: (([Action], Instant) -> Void)?
     private let wall: () -> Double
@@ -129,6 +133,9 @@ final class Box {
         annunciator.update(now: now)
         let status = watch.status(at: now)
         for o in observers { o.show(status, now: now) }
+        guard !announcers.isEmpty else { return }
+        let told = announcement.status(live: status, waiting: !awaiting.isEmpty)
+        for a in announcers { a.show(told, now: now) }
     }
 
     /// The earliest instant anything needs time alone to act.
@@ -141,6 +148,7 @@ final class Box {
         consider(annunciator.nextDeadline(now: now))
         consider(log?.nextDeadline())
         for o in observers { consider(o.nextDeadline(now: now)) }
+        for a in announcers { consider(a.nextDeadline(now: now)) }
         for s in sources { consider(s.nextDeadline()) }
         return next
     }
