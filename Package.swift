@@ -2,6 +2,16 @@
 // Swift 6.0 is the Pi's compiler (Debian trixie's swiftlang 6.0.3): nothing newer may be used.
 import PackageDescription
 
+// The box's own code uses neither Swift concurrency nor the string-processing library (regexes,
+// `ranges(of:)`): built without their implicit imports, `anchor-alert` does not load
+// libswift_Concurrency, libdispatch, libBlocksRuntime, libswift_StringProcessing and
+// libswift_RegexParser (their pages were about 1.8 MB of the box's peak RSS). For the targets
+// linked into it; the benches, the test support and the tests keep the defaults.
+let lean: [SwiftSetting] = [.unsafeFlags([
+    "-Xfrontend", "-disable-implicit-concurrency-module-import",
+    "-Xfrontend", "-disable-implicit-string-processing-module-import",
+])]
+
 let package = Package(
     name: "AnchorAlert",
     products: [
@@ -10,16 +20,16 @@ let package = Package(
     ],
     targets: [
         // The watch: states, evidence rules, decisions, words. Standard library only.
-        .target(name: "WatchCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "WatchCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
         // Readers for recorded GPS logs (NMEA 0183, gpsd JSON) and the one translator from a gpsd
         // report to a reading, shared by the gpsd driver. Standard library only.
-        .target(name: "Recordings", dependencies: ["WatchCore"]),
+        .target(name: "Recordings", dependencies: ["WatchCore"], swiftSettings: lean),
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
-        .target(name: "Journal", dependencies: ["WatchCore"]),
+        .target(name: "Journal", dependencies: ["WatchCore"], swiftSettings: lean),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
-        .target(name: "Signals", dependencies: ["WatchCore"]),
+        .target(name: "Signals", dependencies: ["WatchCore"], swiftSettings: lean),
         // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
-        .target(name: "NMEA0183", dependencies: ["WatchCore"]),
+        .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
         // C libraries, each behind one thin wrapper file in Drivers.
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
@@ -36,7 +46,8 @@ let package = Package(
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"]
+            dependencies: ["WatchCore", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"],
+            swiftSettings: lean
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.
@@ -44,7 +55,8 @@ let package = Package(
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux", "NMEA0183"]
+            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux", "NMEA0183"],
+            swiftSettings: lean
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
         .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),

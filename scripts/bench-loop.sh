@@ -2,20 +2,26 @@
 # The loop's cost on the real path (Docs/benchmarks.md, "The loop's cost"): `anchor-alert run`
 # on a real gpsd fed by gpsfake at 10 Hz, with the journal, the status snapshot and the control
 # socket; marked with `anchor-alert mark`, armed with the simulated switch, holding.
-#   1. instructions per fix: callgrind's total for a 200-fix and an 800-fix run, difference / 600
-#   2. peak RSS (VmHWM) and wakeups per second ("stopped after N s, N wakeups") at 10 Hz and 1 Hz
+#   1. instructions per fix: callgrind's totals for a 200-fix and an 800-fix log, their difference
+#      divided by the difference of the GPS readings the box handled (its "stopped after" line:
+#      under valgrind it misses the first few fixes while it starts)
+#   2. peak RSS (VmHWM) and wakeups per second ("stopped after N s, N GPS readings, N wakeups")
+#      at 10 Hz and 1 Hz
 # Measures and prints; asserts nothing. GPIO, ring and siren are not fitted here (no hardware
 # outside the VM). About 6 minutes (callgrind is ~50x slower than the box).
 #   --long SECONDS   the RSS and wakeup runs last SECONDS of fixes each (default 120)
 #   --cost-only      only the instructions per fix
+#   --keep DIR       leave the two callgrind outputs in DIR (cg.short, cg.longer) to study with
+#                    callgrind_annotate --tree=calling
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=120; cost_only=
+long=120; cost_only=; keep=
 while [ $# -gt 0 ]; do
     case $1 in
         --long) long=$2; shift 2 ;;
         --cost-only) cost_only=1; shift ;;
-        *) echo "usage: $0 [--long SECONDS] [--cost-only]"; exit 64 ;;
+        --keep) keep=$2; shift 2 ;;
+        *) echo "usage: $0 [--long SECONDS] [--cost-only] [--keep DIR]"; exit 64 ;;
     esac
 done
 for tool in valgrind callgrind_annotate gpsfake; do
@@ -29,6 +35,7 @@ cleanup() {
     [ -n "$BOX" ] && kill "$BOX" 2>/dev/null || true
     [ -n "$FAKE" ] && kill -KILL -- "-$FAKE" 2>/dev/null || true
     wait 2>/dev/null || true
+    if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$T"/cg.short "$T"/cg.longer "$keep"/ 2>/dev/null || true; fi
     rm -rf "$T"
 }
 trap cleanup EXIT
@@ -69,13 +76,17 @@ total() { callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",",
 run short 20 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.short"
 run longer 80 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.longer"
 a=$(total "$T/cg.short"); b=$(total "$T/cg.longer")
-echo "instructions: 200 fixes $a, 800 fixes $b"
-echo "instructions per fix: $(( (b - a) / 600 )) (difference / 600, whole process)"
-echo "where a fix's instructions go (inclusive, difference of the two runs / 600, top 20):"
+readings() { sed -n 's/.*stopped after .* \([0-9]*\) GPS readings.*/\1/p' "$T/$1/box.out" | tail -1; }
+ra=$(readings short); rb=$(readings longer)
+fixes=$(( rb - ra ))
+[ "$fixes" -gt 0 ] || { echo "bench-loop: the box handled no more readings in the longer run ($ra, $rb)"; exit 1; }
+echo "instructions: 200-fix log $a ($ra GPS readings handled), 800-fix log $b ($rb GPS readings handled)"
+echo "instructions per fix: $(( (b - a) / fixes )) (difference / $fixes readings, whole process)"
+echo "where a fix's instructions go (inclusive, difference of the two runs / $fixes, top 20):"
 for f in short longer; do
     callgrind_annotate --inclusive=yes "$T/cg.$f" 2>/dev/null | grep -E '^ *[0-9,]+ ' > "$T/cg.$f.txt" || true
 done
-/usr/bin/python3 - "$T/cg.short.txt" "$T/cg.longer.txt" <<'PY'
+/usr/bin/python3 - "$T/cg.short.txt" "$T/cg.longer.txt" "$fixes" <<'PY'
 import re, sys
 def load(p):
     d = {}
@@ -84,7 +95,7 @@ def load(p):
         if m: d[m.group(2)] = int(m.group(1).replace(",", ""))
     return d
 a, b = load(sys.argv[1]), load(sys.argv[2])
-rows = sorted(((v - a.get(k, 0)) / 600, k) for k, v in b.items())[::-1]
+rows = sorted(((v - a.get(k, 0)) / int(sys.argv[3]), k) for k, v in b.items())[::-1]
 for per, name in rows[:20]:
     print(f"{per:10.0f}  {name[:140]}")
 PY

@@ -116,6 +116,8 @@ final class ControlServer: Pollable {
     func pollRequests() -> [PollRequest] {
         guard listener >= 0 else { return [] }
         var out = [PollRequest(fd: listener, events: Int16(POLLIN))]
+        // No clients is the usual turn: nothing to sort.
+        if clients.isEmpty { return out }
         for c in clients.values.sorted(by: { $0.number < $1.number }) {
             var ev: Int16 = c.peerDone ? 0 : Int16(POLLIN)
             if !c.outbox.isEmpty { ev |= Int16(POLLOUT) }
@@ -125,7 +127,8 @@ final class ControlServer: Pollable {
     }
 
     func nextDeadline() -> Instant? {
-        clients.values.filter { $0.pending.isEmpty }.map { $0.lastActive + limits.idle }.min()
+        if clients.isEmpty { return nil }
+        return clients.values.filter { $0.pending.isEmpty }.map { $0.lastActive + limits.idle }.min()
     }
 
     /// The decisions read this turn as `.decision` events; `lastTickets[i]` names the request of

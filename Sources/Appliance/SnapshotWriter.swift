@@ -53,7 +53,7 @@ final class SnapshotWriter {
         let key = ChangeKey(status, localRows: localRows)
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
-        guard due || retry || key != lastKey else { return false }
+        guard due || retry || !Self.same(key, lastKey) else { return false }
         let snapshot = self.snapshot(status, now: now, wall: wall, localRows: localRows)
         do {
             try SnapshotFile.write(snapshot.json.text(indented: true) + "\n", directory: directory)
@@ -71,6 +71,12 @@ final class SnapshotWriter {
             retryAt = now + .seconds(1)
             return false
         }
+    }
+
+    /// Compared in place: `key != lastKey` on optionals copied both keys into a pair first.
+    private static func same(_ key: ChangeKey, _ last: ChangeKey?) -> Bool {
+        guard let last else { return false }
+        return last == key
     }
 
     /// The snapshot of `status`, as this box writes it (and as MQTT publishes the status the

@@ -11,7 +11,11 @@ enum Surfaces {
         do {
             let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
                                               fitted: fitted)
-            snapshot.localRows = { [unowned runtime] in monitor.rows + runtime.extraRows.flatMap { $0() } }
+            // The monitor's own array when nothing joins it: the snapshot's change key then
+            // compares one buffer with itself, not row by row.
+            snapshot.localRows = { [unowned runtime] in
+                runtime.extraRows.isEmpty ? monitor.rows : monitor.rows + runtime.extraRows.flatMap { $0() }
+            }
             snapshot.absent = absent(config: config)
             runtime.box.observers.append(snapshot)
             // A clean stop removes it: readers say "not running" at once, not "not answering".

@@ -83,23 +83,31 @@ extension GPSDFix {
         if scanner.take(UInt8(ascii: "}")) { return nil }
         while true {
             scanner.skipSpace()
-            guard let key = scanner.string() else { return nil }
+            // Keys as packed words (`Scanner.word`), compared without building a String.
+            guard let key = scanner.word() else { return nil }
             scanner.skipSpace()
             guard scanner.take(UInt8(ascii: ":")) else { return nil }
             scanner.skipSpace()
             if scanner.peek == UInt8(ascii: "\"") {
-                guard let value = scanner.string() else { return nil }
-                if key == "class" { isTPV = value == "TPV" } else if key == "time" { timeText = value }
+                if key == Key.class {
+                    guard let value = scanner.word() else { return nil }
+                    isTPV = value == Key.tpv
+                } else if key == Key.time {
+                    guard let value = scanner.string() else { return nil }
+                    timeText = value
+                } else {
+                    guard scanner.word() != nil else { return nil }
+                }
             } else if let number = scanner.number() {
                 switch key {
-                case "mode": fix.mode = Int(exactly: number) ?? 0
-                case "lat": fix.latitude = number
-                case "lon": fix.longitude = number
-                case "eph": fix.eph = number
-                case "epx": fix.epx = number
-                case "epy": fix.epy = number
-                case "speed": fix.speed = number
-                case "track": fix.track = number
+                case Key.mode: fix.mode = Int(exactly: number) ?? 0
+                case Key.lat: fix.latitude = number
+                case Key.lon: fix.longitude = number
+                case Key.eph: fix.eph = number
+                case Key.epx: fix.epx = number
+                case Key.epy: fix.epy = number
+                case Key.speed: fix.speed = number
+                case Key.track: fix.track = number
                 default: break
                 }
             } else {
@@ -115,6 +123,29 @@ extension GPSDFix {
         // The same rules as the initializer: NaN and infinities are no value.
         return GPSDFix(mode: fix.mode, latitude: fix.latitude, longitude: fix.longitude, eph: fix.eph, epx: fix.epx,
                        epy: fix.epy, speed: fix.speed, track: fix.track, time: fix.time)
+    }
+
+    /// The keys (and the class) the TPV reader looks for, packed as `Scanner.word` packs them
+    /// (the bytes little-endian in a word: "lat" is 0x74616c). Literals, so reading one costs
+    /// nothing; `LogReaderTests` checks each against `pack` of its text.
+    enum Key {
+        static var `class`: UInt64 { 0x73_73616c63 }
+        static var tpv: UInt64 { 0x565054 }
+        static var time: UInt64 { 0x656d6974 }
+        static var mode: UInt64 { 0x65646f6d }
+        static var lat: UInt64 { 0x74616c }
+        static var lon: UInt64 { 0x6e6f6c }
+        static var eph: UInt64 { 0x687065 }
+        static var epx: UInt64 { 0x787065 }
+        static var epy: UInt64 { 0x797065 }
+        static var speed: UInt64 { 0x64_65657073 }
+        static var track: UInt64 { 0x6b_63617274 }
+
+        static func pack(_ s: String) -> UInt64 {
+            var w: UInt64 = 0
+            for (k, b) in s.utf8.prefix(8).enumerated() { w |= UInt64(b) << (8 * UInt64(k)) }
+            return w
+        }
     }
 
     /// A cursor over one line of JSON: just enough for gpsd's flat objects, never trusting them.
@@ -149,6 +180,23 @@ extension GPSDFix {
             return s
         }
 
+        /// A string stepped over like `string()`, its first 8 bytes packed little-endian into a
+        /// word (`Key.pack`); 0 for a longer or escaped one, which no key the reader wants is.
+        mutating func word() -> UInt64? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = i
+            var w: UInt64 = 0
+            var plain = true
+            while let c = peek, c != UInt8(ascii: "\"") {
+                if c == UInt8(ascii: "\\") || c == 0 { plain = false }
+                if i - start < 8 { w |= UInt64(c) << (8 * UInt64(i - start)) } else { plain = false }
+                i += c == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard i < bytes.count else { return nil }
+            i += 1
+            return plain ? w : 0
+        }
+
         /// A JSON number, nil (and nothing consumed) when the value is not one.
         mutating func number() -> Double? {
             let start = i
@@ -158,12 +206,43 @@ extension GPSDFix {
                 i += 1
             }
             guard i > start, i - start <= 32,
-                let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+                let d = Scanner.exactDecimal(UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                    ?? Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
             else {
                 i = start
                 return nil
             }
             return d
+        }
+
+        /// The value of a plain decimal (`-?digits(.digits)?`, at most 15 digits) without a
+        /// String or strtod: its digits as an integer (exact below 2^53) divided by a power of
+        /// ten up to 10^15 (exact), one correctly rounded division, so the same Double as
+        /// `Double(String)` (Clinger's fast path; each power of ten up to 10^22 is exact). nil for anything else, which goes there.
+        static func exactDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+            var k = 0
+            let negative = b.first == UInt8(ascii: "-")
+            if negative { k = 1 }
+            var mantissa: UInt64 = 0
+            var digits = 0, whole = 0, fraction = -1
+            while k < b.count {
+                let c = b[k]
+                if c >= 0x30, c <= 0x39 {
+                    mantissa = mantissa &* 10 &+ UInt64(c - 0x30)
+                    digits += 1
+                    if fraction >= 0 { fraction += 1 } else { whole += 1 }
+                } else if c == UInt8(ascii: "."), fraction < 0 {
+                    fraction = 0
+                } else {
+                    return nil
+                }
+                k += 1
+            }
+            guard whole > 0, fraction != 0, digits <= 15 else { return nil }
+            var scale = 1.0
+            for _ in 0..<max(fraction, 0) { scale *= 10 }
+            let v = Double(mantissa) / scale
+            return negative ? -v : v
         }
 
         /// Steps over any other value: true, false, null, or a nested array or object.

@@ -97,6 +97,12 @@ extension JSONValue {
 
     static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings need no escape: appended whole, not a scalar at a time.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""

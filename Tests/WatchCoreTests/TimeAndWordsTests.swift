@@ -20,6 +20,30 @@ final class TimeAndWordsTests: XCTestCase {
         XCTAssertEqual(Duration.seconds(2.5).nanoseconds, 2_500_000_000)
     }
 
+    /// `Duration.nanoseconds` divides the 128-bit attoseconds itself: the same value as the
+    /// plain way through `components`, either sign, with sub-nanosecond parts, and far out.
+    func testNanosecondsAreWhatComponentsSay() {
+        var state: UInt64 = 0x1234_5678_9ABC_DEF1
+        func next() -> UInt64 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return state
+        }
+        var cases: [Duration] = [.zero, .nanoseconds(1), .nanoseconds(-1), .seconds(20), .milliseconds(-1),
+                                 Duration(secondsComponent: 0, attosecondsComponent: 999_999_999),
+                                 Duration(secondsComponent: 0, attosecondsComponent: -999_999_999),
+                                 Duration(secondsComponent: Int64.max / 4, attosecondsComponent: 1),
+                                 Duration(secondsComponent: Int64.min / 4, attosecondsComponent: -1)]
+        for _ in 0..<100_000 {
+            let seconds = Int64(bitPattern: next()) >> Int64(next() % 64)
+            let atto = Int64(next() % 1_000_000_000_000_000_000)
+            cases.append(Duration(secondsComponent: seconds, attosecondsComponent: seconds < 0 ? -atto : atto))
+        }
+        for d in cases {
+            let (s, atto) = d.components
+            XCTAssertEqual(d.nanoseconds, s &* 1_000_000_000 &+ atto / 1_000_000_000, "\(d)")
+        }
+    }
+
     func testReadingsDropNonFiniteFields() {
         let r = GPSReading(mode: .threeD, position: Coordinate(latitude: 1, longitude: 2), accuracy: Meters(.nan),
                            speed: .infinity, track: .nan, received: .zero)

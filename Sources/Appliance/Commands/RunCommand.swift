@@ -111,7 +111,7 @@ enum RunCommand: Command {
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
                       annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
                       log: journal, wall: SystemClock.wall)
-        journal.pace = { [unowned box] in TrackPace(of: box.watch) }
+        journal.pace = { [unowned box] in box.trackPace }
         // Restored before anything else: a latched alarm rings again at once, before any fix.
         let memory = opened.recovery.memory
         box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
@@ -193,7 +193,7 @@ enum RunCommand: Command {
         loop.run(runtime)
         let seconds = (SystemClock.now() - now).seconds
         _ = try? systemd.stopping(status: "Anchor Alert: stopped")
-        Console.out("Anchor Alert: stopped after \(Int(seconds)) s, \(loop.wakeups) wakeups")
+        Console.out("Anchor Alert: stopped after \(Int(seconds)) s, \(box.readings) GPS readings, \(loop.wakeups) wakeups")
         return ExitCode.ok
     }
 }

@@ -1,4 +1,5 @@
 import Drivers
+import Journal
 import WatchCore
 
 /// The running box: the watch, its inputs and outputs, and the rules for carrying out the
@@ -17,6 +18,15 @@ final class Box {
     /// Every action carried out, for observers that narrate (the demo) and for tests.
     var onActions: (([Action], Instant) -> Void)?
     private let wall: () -> Double
+    /// GPS readings handled, for the loop's cost benchmark ("stopped after ...").
+    private(set) var readings = 0
+    /// The instant the watch last handled an event: every event ends with the watch's
+    /// reassessment at its instant (`Watch.handle`), which is all a tick is, so a turn whose
+    /// events already took the watch to `now` needs no tick of its own.
+    private var watchSaw: Instant?
+    /// Inside `turn`: the observers are shown once, at its end, the status of all it did.
+    private var turnDepth = 0
+    private var refreshOwed = false
 
     init(watch: Watch, sources: [Pollable], annunciator: Annunciator, log: DecisionLog?, wall: @escaping () -> Double) {
         self.watch = watch
@@ -38,9 +48,15 @@ final class Box {
     /// its record to be durable.
     @discardableResult
     func handle(_ event: Event, now: Instant, reply: ((DecisionOutcome) -> Void)? = nil) -> Bool {
-        let actions = watch.handle(event, at: now)
+        if case .reading = event { readings += 1 }
+        let actions = through(event, now: now)
         carryOut(actions, now: now, reply: reply, journal: true)
         return actions.contains { if case .accepted = $0 { true } else if case .refused = $0 { true } else { false } }
+    }
+
+    private func through(_ event: Event, now: Instant) -> [Action] {
+        watchSaw = now
+        return watch.handle(event, at: now)
     }
 
     /// Decisions applied whose records are on their way to the card: their confirmation (the
@@ -88,7 +104,7 @@ final class Box {
         for c in confirmations { confirm(c.receipt, chirp: c.chirp, saved: log == nil, reply: reply, now: now) }
         onActions?(actions, now)
         if journal { takeCompletions(now: now) }
-        refresh(now: now)
+        refreshSoon(now: now)
     }
 
     /// What the journal finished: each waiting decision confirmed, or its "not saved" outcome;
@@ -96,18 +112,18 @@ final class Box {
     func takeCompletions(now: Instant) {
         guard let log else { return }
         let (tickets, events) = log.takeCompletions()
-        for event in events { carryOut(watch.handle(event, at: now), now: now, reply: nil, journal: false) }
+        for event in events { carryOut(through(event, now: now), now: now, reply: nil, journal: false) }
         for (ticket, saved) in tickets {
             if !saved, watch.faults[.journal] == nil {
                 // Raised through the watch, so it pushes like any fault; never reported as saved.
-                let more = watch.handle(.faultRaised(Fault(.journal, "Journal: can't save to storage; watching from memory")), at: now)
+                let more = through(.faultRaised(Fault(.journal, "Journal: can't save to storage; watching from memory")), now: now)
                 carryOut(more, now: now, reply: nil, journal: false)
             }
             guard let i = awaiting.firstIndex(where: { $0.ticket == ticket }) else { continue }
             let done = awaiting.remove(at: i)
             for c in done.confirmations { confirm(c.receipt, chirp: c.chirp, saved: saved, reply: done.reply, now: now) }
         }
-        if !tickets.isEmpty || !events.isEmpty { refresh(now: now) }
+        if !tickets.isEmpty || !events.isEmpty { refreshSoon(now: now) }
     }
 
     /// The receipt a durable record earns, or the "not saved" outcome, on every surface.
@@ -130,17 +146,42 @@ final class Box {
 
     /// Brings outputs up to date with the watch at `now`.
     func refresh(now: Instant) {
+        refreshOwed = false
         annunciator.update(now: now)
-        let status = watch.status(at: now)
+        let status = Self.status(of: &watch, at: now)
         for o in observers { o.show(status, now: now) }
         guard !announcers.isEmpty else { return }
         let told = announcement.status(live: status, waiting: !awaiting.isEmpty)
         for a in announcers { a.show(told, now: now) }
     }
 
+    /// The watch's status read in place: through `inout` the compiler borrows the watch,
+    /// where a call on the stored property copied the whole struct first (1,600 instructions).
+    private static func status(of watch: inout Watch, at now: Instant) -> WatchStatus { watch.status(at: now) }
+    private static func deadline(of watch: inout Watch, after now: Instant) -> Instant? { watch.nextDeadline(after: now) }
+
+    /// How often the journal keeps the track, from the watch's verdict and alarm (read in place).
+    var trackPace: TrackPace { TrackPace(verdict: watch.verdict, alarm: watch.alarm) }
+
+    /// The buzzer at once; the observers (snapshot, ring, network outputs) at once outside a
+    /// turn, at its end inside one: they show where the turn left the watch, not each step.
+    private func refreshSoon(now: Instant) {
+        guard turnDepth > 0 else { return refresh(now: now) }
+        annunciator.update(now: now)
+        refreshOwed = true
+    }
+
+    /// One loop turn's work at `now`: what `body` does to the watch is shown once, at the end.
+    func turn(now: Instant, _ body: () -> Void) {
+        turnDepth += 1
+        body()
+        turnDepth -= 1
+        if turnDepth == 0, refreshOwed { refresh(now: now) }
+    }
+
     /// The earliest instant anything needs time alone to act.
     func nextDeadline(now: Instant) -> Instant? {
-        var next = watch.nextDeadline(after: now)
+        var next = Self.deadline(of: &watch, after: now)
         func consider(_ t: Instant?) {
             guard let t else { return }
             next = next.map { min($0, t) } ?? t
@@ -153,22 +194,23 @@ final class Box {
         return next
     }
 
-    /// Serves ready descriptors, then sources whose deadline has come, then time itself.
+    /// Serves ready descriptors, then sources whose deadline has come, then time itself (unless
+    /// an event this turn already took the watch to `now`), inside one `turn`.
     func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
-        var served = Set<ObjectIdentifier>()
-        for (source, requests) in ready {
-            served.insert(ObjectIdentifier(source))
-            for event in source.service(ready: requests, now: now) { handle(event, now: now) }
-        }
-        for s in sources where !served.contains(ObjectIdentifier(s)) {
-            if let d = s.nextDeadline(), d <= now {
-                for event in s.service(ready: [], now: now) { handle(event, now: now) }
+        turn(now: now) {
+            for (source, requests) in ready {
+                for event in source.service(ready: requests, now: now) { handle(event, now: now) }
             }
+            for s in sources where !ready.contains(where: { $0.0 === s }) {
+                if let d = s.nextDeadline(), d <= now {
+                    for event in s.service(ready: [], now: now) { handle(event, now: now) }
+                }
+            }
+            if let log {
+                log.flushIfDue(now: now)
+                takeCompletions(now: now)
+            }
+            if watchSaw != now { handle(.tick, now: now) }
         }
-        if let log {
-            log.flushIfDue(now: now)
-            takeCompletions(now: now)
-        }
-        handle(.tick, now: now)
     }
 }

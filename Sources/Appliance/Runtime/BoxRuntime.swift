@@ -36,32 +36,33 @@ final class BoxRuntime: LoopClient {
     }
 
     func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
-        let extra = Set(extraSources.map(ObjectIdentifier.init))
-        var forBox: [(Pollable, [PollRequest])] = []
-        var servedExtra = Set<ObjectIdentifier>()
-        for (source, requests) in ready {
-            if extra.contains(ObjectIdentifier(source)) {
-                servedExtra.insert(ObjectIdentifier(source))
+        // One turn: the observers see its end once. The sources are a handful: identity scans,
+        // no sets built per turn.
+        box.turn(now: now) {
+            var forBox: [(Pollable, [PollRequest])] = []
+            for (source, requests) in ready {
+                guard extraSources.contains(where: { $0 === source }) else {
+                    forBox.append((source, requests))
+                    continue
+                }
                 if let server = source as? DecisionServer {
                     // Decisions from the socket carry a reply: the receipt after the journal.
                     server.serve(requests, now: now, box: box)
                     continue
                 }
                 for event in source.service(ready: requests, now: now) { box.handle(event, now: now) }
-            } else {
-                forBox.append((source, requests))
             }
-        }
-        for s in extraSources where !servedExtra.contains(ObjectIdentifier(s)) {
-            if let d = s.nextDeadline(), d <= now {
-                if let server = s as? DecisionServer {
-                    server.serve([], now: now, box: box)
-                    continue
+            for s in extraSources where !ready.contains(where: { $0.0 === s }) {
+                if let d = s.nextDeadline(), d <= now {
+                    if let server = s as? DecisionServer {
+                        server.serve([], now: now, box: box)
+                        continue
+                    }
+                    for event in s.service(ready: [], now: now) { box.handle(event, now: now) }
                 }
-                for event in s.service(ready: [], now: now) { box.handle(event, now: now) }
             }
+            box.serve(forBox, now: now)
         }
-        box.serve(forBox, now: now)
     }
 
     func signal(_ number: Int32, now: Instant) -> Bool {

@@ -86,11 +86,19 @@ final class EventLoop {
                 _ = read(timerFD, &expirations, 8)
                 armedFor = nil
             }
-            var ready: [Int: [PollRequest]] = [:]
-            for (k, fd) in fds.enumerated() where k >= 2 && fd.revents != 0 {
-                ready[owners[k], default: []].append(PollRequest(fd: fd.fd, events: fd.revents))
+            // By source, in the sources' order (their descriptors were appended in that order).
+            var ready: [(Pollable, [PollRequest])] = []
+            var readyOwner = -1
+            for k in 2..<fds.count where fds[k].revents != 0 {
+                let request = PollRequest(fd: fds[k].fd, events: fds[k].revents)
+                if owners[k] == readyOwner {
+                    ready[ready.count - 1].1.append(request)
+                } else {
+                    ready.append((sources[owners[k]], [request]))
+                    readyOwner = owners[k]
+                }
             }
-            client.serve(ready.sorted { $0.key < $1.key }.map { (sources[$0.key], $0.value) }, now: woke)
+            client.serve(ready, now: woke)
             client.endOfTurn(now: woke)
         }
     }

@@ -123,7 +123,10 @@ final class LibGPSConnection {
             start = 0
             filled = 0
         }
-        guard let nl = buffer[start..<filled].firstIndex(of: 0x0A) else {
+        let nl: Int? = buffer.withUnsafeBufferPointer { b in
+            memchr(b.baseAddress! + start, 0x0A, filled - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! }
+        }
+        guard let nl else {
             if start > 0 {
                 buffer.withUnsafeMutableBytes { raw in
                     _ = memmove(raw.baseAddress!, raw.baseAddress! + start, filled - start)
