@@ -5,7 +5,9 @@ every decision it acknowledged survived, and a ringing alarm rings again at once
 
     kill-test.py BINARY CYCLES [SEED]
 
-Only the box's public surfaces are used: `run`, the decision commands and `status --json`.
+Only the box's public surfaces are used: `run`, the decision commands, `status --json` and, at
+the end, `recap --json` (every start after a kill a restart after a power cut or crash, a SIGTERM
+a clean stop).
 Prints one line per failure and a last line "kill-test: N passed, N failed (C cycles)".
 """
 import json
@@ -72,12 +74,12 @@ def status():
     return s["status"]
 
 
-def start(switch):
+def start(switch, out=subprocess.DEVNULL):
     args = [binary, "run", "--config", config, "--simulate", "drag", "--speed", "40",
             "--journal-dir", journal, "--runtime-dir", runtime]
     if switch is not None:
         args += ["--switch", "on" if switch else "off"]
-    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(args, stdout=out, stderr=subprocess.DEVNULL)
     boxes[:] = [b for b in boxes if b.poll() is None] + [p]
     return p
 
@@ -294,6 +296,45 @@ for cycle in range(cycles):
     if p.poll() is None:
         p.send_signal(signal.SIGKILL)
     p.wait()
+
+# How the recap tells the starts apart (issue 15): every start after a kill -9 is a restart after
+# a power cut or crash; a SIGTERM is a clean stop, and the start after it is a plain start.
+said = os.path.join(work, "said.txt")
+with open(said, "w") as out:
+    p = start(switch, out)
+check(wait_answering(p) is not None, "the box did not answer before the clean stop")
+p.send_signal(signal.SIGTERM)
+try:
+    rc = p.wait(timeout=60)
+except subprocess.TimeoutExpired:
+    p.kill()
+    rc = p.wait()
+check(rc == 0, f"SIGTERM: the box exited {rc}, not 0")
+crash_line = "Box restarted after a power cut or crash: the last run did not shut down"
+with open(said) as f:
+    check(crash_line in f.read().splitlines(), f"the start after a kill does not say \"{crash_line}\"")
+with open(said, "w") as out:
+    p = start(switch, out)
+check(wait_answering(p) is not None, "the box did not answer after the clean stop")
+p.send_signal(signal.SIGTERM)
+p.wait()
+with open(said) as f:
+    check(crash_line not in f.read(), "the start after a clean stop says it followed a power cut or crash")
+r = subprocess.run([binary, "recap", "--json", "--since", "24h", "--journal", journal, "--state-dir", work],
+                   capture_output=True, text=True, timeout=120)
+check(r.returncode == 0, f"recap exit {r.returncode}: {r.stderr.strip()[-300:]}")
+try:
+    recap = json.loads(r.stdout)
+except ValueError:
+    recap = {"alarms_and_faults": [], "notes": []}
+crashes = [i for i in recap["alarms_and_faults"] if i["says"].startswith("Box restarted after a power cut or crash")]
+starts = [i["says"] for i in recap["notes"] if i["says"] in ("Box started", "Box stopped")]
+# One start per cycle after the first, and the one after the last cycle's kill.
+check(len(crashes) == cycles, f"the recap shows {len(crashes)} restarts after a power cut or crash, {cycles} kills")
+check(starts == ["Box started", "Box stopped", "Box started", "Box stopped"],
+      f"the recap's first start and the clean stop and start: {starts}")
+print(f"kill-test: the recap shows {len(crashes)} restarts after a power cut or crash for {cycles} kills, "
+      f"and {starts.count('Box stopped')} clean stops", flush=True)
 
 elapsed = time.monotonic() - started
 print(f"kill-test: {cycles} cycles in {elapsed:.0f} s, {ring_checks} restarts checked for ringing again, "

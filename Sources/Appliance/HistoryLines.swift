@@ -18,7 +18,8 @@ enum HistoryLines {
         switch e.event {
         case .state(let anchor, let radius, let armed):
             f += [("event", .string("state"))] + (anchor.map(coord) ?? []) + [("meters", .number(radius.value)), ("armed", .bool(armed))]
-        case .boot: f.append(("event", .string("boot")))
+        case .boot(let after): f += [("event", .string("boot")), ("after", .string(after.name))]
+        case .shutdown: f.append(("event", .string("shutdown")))
         case .mark(let c): f += [("event", .string("mark"))] + coord(c)
         case .release: f.append(("event", .string("release")))
         case .radius(let m): f += [("event", .string("radius")), ("meters", .number(m.value))]
@@ -57,7 +58,11 @@ enum HistoryLines {
         case "state":
             event = .state(anchor: j["lat"] == nil ? nil : try coord(), radius: Meters(try need(j["meters"]?.double, "meters")),
                            armed: try need(j["armed"]?.bool, "armed"))
-        case "boot": event = .boot
+        case "boot":
+            // A line without "after" (written before it existed) is a start not known to be either.
+            let after = j["after"]?.string.flatMap { name in PreviousStop.allCases.first { $0.name == name } }
+            event = .boot(after: after ?? .unknown)
+        case "shutdown": event = .shutdown
         case "mark": event = .mark(try coord())
         case "release": event = .release
         case "radius": event = .radius(Meters(try need(j["meters"]?.double, "meters")))

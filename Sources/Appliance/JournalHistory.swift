@@ -38,7 +38,8 @@ struct JournalHistory: WatchHistory {
         switch record {
         case .segment: nil
         case .snapshot(let m): .state(anchor: m.anchor, radius: m.radius, armed: m.armed)
-        case .boot: .boot
+        case .boot(let after): .boot(after: after)
+        case .shutdown: .shutdown
         case .mark(let anchor, _): .mark(anchor)
         case .release: .release
         case .radius(let m): .radius(m)

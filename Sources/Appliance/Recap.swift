@@ -57,6 +57,8 @@ extension Recap {
         // The anchor as the swing since the last mark shows it, from the journal's track.
         var swing = SwingEstimator()
         var mark: Coordinate?
+        // The time of the entry before this one: where a run that never shut down went quiet.
+        var previousAt: WallTime?
 
         func when(_ t: WallTime) -> String { now - t > .seconds(20 * 3600) ? t.dateAndClock : t.clock }
         func closeEpisode(_ how: String, at t: WallTime) {
@@ -75,19 +77,29 @@ extension Recap {
 
         for e in history {
             let recent = e.at >= since
+            defer { previousAt = e.at }
             switch e.event {
             case .state(_, let r, let armed):
                 radius = r
                 if armed, armedAt == nil { armedAt = e.at }
                 if !armed { armedAt = nil }
-            case .boot:
+            case .boot(let after):
                 // A restart ends every fault of the boot before: the new boot raises again what
                 // is still wrong, so nothing from before is "still so".
                 for (f, at) in openFaults.values.sorted(by: { $0.1 < $1.1 }) where e.at >= since {
                     alarms.append(Item(at: at, says: "\(f.message) (until the box restarted at \(when(e.at)), after \(Self.span(e.at - at)))"))
                 }
                 openFaults = [:]
-                if recent { notes.append(Item(at: e.at, says: "Box started")) }
+                guard recent else { break }
+                if after == .unclean {
+                    // Failed first: the box was off without shutting down, and watched nothing.
+                    let quiet = previousAt.map { " (nothing recorded after \(when($0)))" } ?? ""
+                    alarms.append(Item(at: e.at, says: "Box restarted after a power cut or crash\(quiet)"))
+                } else {
+                    notes.append(Item(at: e.at, says: "Box started"))
+                }
+            case .shutdown:
+                if recent { notes.append(Item(at: e.at, says: "Box stopped")) }
             case .mark(let c):
                 if recent { notes.append(Item(at: e.at, says: "Anchor marked at \(c)")) }
                 swing.newMark(c, replacing: mark)

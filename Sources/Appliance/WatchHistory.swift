@@ -21,7 +21,10 @@ enum HistoryEvent: Hashable, Sendable {
     /// What the box guarded at this point (the journal restates it at the start of every
     /// segment): context for what follows, never news in itself.
     case state(anchor: Coordinate?, radius: Meters, armed: Bool)
-    case boot
+    /// A start, and how the run before it ended (a power cut or crash when it never shut down).
+    case boot(after: PreviousStop)
+    /// A clean stop.
+    case shutdown
     case mark(Coordinate)
     case release
     case radius(Meters)

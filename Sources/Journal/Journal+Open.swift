@@ -34,6 +34,8 @@ extension Journal {
         var segments: [Segment] = []
         var segmentNotes: [[RecoveryNote]] = []
         var read = 0, readable = 0
+        // How the last run ended, from the newest segment: its last record a shutdown or not.
+        var previous: PreviousStop?
         for sequence in sequences.reversed() {
             let name = SegmentName.name(sequence)
             let path = directory + "/" + name
@@ -47,18 +49,34 @@ extension Journal {
             } catch {
                 let e = error as? FileSystemError ?? FileSystemError(.read, path, .io)
                 segmentNotes.append([.unreadableSegment(segment: name, error: e)])
+                if previous == nil { previous = .unknown }
                 segments.append(Segment(sequence: sequence, size: (try? fs.size(path)) ?? 0, durable: true, empty: false))
                 continue
             }
             read += 1
             var records: [JournalRecord] = []
             var snapshot: WatchMemory?
+            var version: UInt16?
+            var last: JournalRecord?
             let summary = SegmentScanner.scan(bytes, segment: name) { _, stamped in
+                last = stamped.record
+                if case .segment(let v, _) = stamped.record { version = v }
                 if case .snapshot(let m) = stamped.record {
                     snapshot = m
                     records.removeAll()
                 } else if stamped.record.type.isDurableAtOnce {
                     records.append(stamped.record)
+                }
+            }
+            if previous == nil {
+                // A segment with no whole record is a start or rotation that never reached the
+                // card; a version 1 segment never wrote a shutdown record, so it can't say.
+                if summary.validEnd == 0 || last == nil {
+                    previous = .unclean
+                } else if last == .shutdown {
+                    previous = .clean
+                } else {
+                    previous = (version ?? 1) >= 2 ? .unclean : .unknown
                 }
             }
             var these = summary.notes
@@ -104,7 +122,8 @@ extension Journal {
         let journal = Journal(directory: directory, limits: limits, fileSystem: fs, memory: memory,
                               older: segments.sorted { $0.sequence < $1.sequence },
                               nextSequence: (sequences.last ?? 0) + 1)
-        let result = journal.persist(frame(.boot, at: stamp), base: memory, at: stamp)
+        let after: PreviousStop = sequences.isEmpty ? (unlisted ? .unknown : .firstStart) : previous ?? .unknown
+        let result = journal.persist(frame(.boot(after: after), at: stamp), base: memory, at: stamp)
         if case .notSaved(let failure) = result.saved { notes.append(.notWritable(failure)) }
 
         let faults = notes.filter(\.isFault)
@@ -112,6 +131,6 @@ extension Journal {
             .journal, (faults.first(where: \.pushes) ?? faults[0]).description,
             pushes: faults.contains(where: \.pushes))
         return (journal, Recovery(memory: memory, notes: notes, fault: fault, segmentsRead: read,
-                                  recordsReplayed: replayed))
+                                  recordsReplayed: replayed, previousStop: after))
     }
 }

@@ -17,10 +17,11 @@ import WatchCore
 ///     //   4. feed result.events (journal fault raised or cleared) back to the watch.
 ///
 ///     // Timer: arm it for journal.nextDeadline too; when it fires, journal.flushIfDue(at: stamp).
-///     // Clean shutdown (SIGTERM): journal.flush(at: stamp); journal.close().
+///     // Clean shutdown (SIGTERM): journal.shutdown(at: stamp); journal.close().
 ///
 /// Decisions (types 1 to 11) are appended with the batched records before them and synced once
-/// per call. Track fixes, verdict changes and faults wait in memory for the next sync. A failed
+/// per call. Track fixes and verdict changes wait in memory for the next sync; a fault raised or
+/// cleared brings that sync forward to now (at most once per attention flush age). A failed
 /// write or sync puts the journal in a failed state (the fault pushes) until a retry starts a
 /// new segment that holds a snapshot of everything decided meanwhile.
 public final class Journal {
@@ -34,6 +35,8 @@ public final class Journal {
         public var fault: Fault?
         public var segmentsRead: Int
         public var recordsReplayed: Int
+        /// How the run before this one ended (the boot record says the same).
+        public var previousStop: PreviousStop = .unknown
 
         /// `fault` as events for `Watch.handle`.
         public var events: [Event] { fault.map { [.faultRaised($0)] } ?? [] }
@@ -96,6 +99,10 @@ public final class Journal {
     var pendingAttention = false
     var lastTrack: Instant?
     var retryAt: Instant?
+    /// A fault record waits in the batch: it is due then (at once, or an attention flush age
+    /// after the last sync a fault brought about).
+    var promptDue: Instant?
+    var lastPromptSync: Instant?
 
     init(directory: String, limits: JournalLimits, fileSystem: any JournalFileSystem, memory: WatchMemory,
          older: [Segment], nextSequence: UInt64) {
@@ -145,6 +152,10 @@ public final class Journal {
         pendingBytes += frame.count
         if pendingSince == nil { pendingSince = stamp.monotonic }
         if pace == .attention { pendingAttention = true }
+        if record.type.flushesPromptly {
+            let due = lastPromptSync.map { max(stamp.monotonic, $0 + limits.attentionFlushAge) } ?? stamp.monotonic
+            promptDue = min(promptDue ?? due, due)
+        }
         // While failed, nothing drains the batch: keep the newest, bounded.
         while pendingBytes > JournalConstants.maxPendingBytes, !pending.isEmpty {
             pendingBytes -= pending.removeFirst().count
@@ -170,7 +181,8 @@ public final class Journal {
         if failure != nil { return retryAt }
         guard let since = pendingSince else { return nil }
         if pendingBytes >= limits.batchBytes { return since }
-        return since + (pendingAttention ? limits.attentionFlushAge : limits.calmFlushAge)
+        let aged = since + (pendingAttention ? limits.attentionFlushAge : limits.calmFlushAge)
+        return promptDue.map { min($0, aged) } ?? aged
     }
 
     public func flushIfDue(at stamp: Stamp) -> WriteResult {
@@ -182,6 +194,12 @@ public final class Journal {
     public func flush(at stamp: Stamp) -> WriteResult {
         guard !pending.isEmpty || failure != nil else { return .nothing }
         return persist([], base: memory, at: stamp)
+    }
+
+    /// A clean stop: the batch and a shutdown record, synced, so the next start knows this run
+    /// ended on purpose. Then `close`.
+    public func shutdown(at stamp: Stamp) -> WriteResult {
+        commit([.shutdown], at: stamp)
     }
 
     public func close() {
@@ -211,6 +229,8 @@ public final class Journal {
                 pendingBytes = 0
                 pendingSince = nil
                 pendingAttention = false
+                if promptDue != nil { lastPromptSync = stamp.monotonic }
+                promptDue = nil
                 return succeeded()
             } catch {
                 let error = error as? FileSystemError ?? FileSystemError(.append, directory, .io)

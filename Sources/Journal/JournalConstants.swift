@@ -5,7 +5,9 @@ import WatchCore
 public enum JournalConstants {
     /// Format version written in every segment record. Readers read any version: unknown types
     /// are skipped and unknown trailing fields ignored.
-    public static let formatVersion: UInt16 = 1
+    /// 2: a clean stop writes a shutdown record and a boot record says how the run before it
+    /// ended (a journal of version 1 says neither, so its restarts are "not known").
+    public static let formatVersion: UInt16 = 2
 
     /// crc u32, length u16, type u8, check u8.
     public static let headerSize = 8
@@ -58,10 +60,18 @@ public enum RecordType: UInt8, CaseIterable, Sendable {
     case faultRaised = 13
     case faultCleared = 14
     case trackFix = 15
+    /// A clean stop (SIGTERM): the last record of a run that shut down. Its absence before the
+    /// next boot is how a power cut or crash shows.
+    case shutdown = 16
 
     /// Types 1...11 change what a restart restores, or mark the journal's own structure: they are
     /// synced before anything is confirmed. The rest ride the batch.
     public var isDurableAtOnce: Bool { rawValue <= RecordType.alarmStop.rawValue }
+
+    /// A fault raised or cleared confirms nothing, but the recap must show it now, not at the
+    /// next batch flush: it syncs the batch at once, at most once per attention flush age (a
+    /// flapping fault must not wear the card).
+    public var flushesPromptly: Bool { self == .faultRaised || self == .faultCleared }
 }
 
 /// The on-disk codes of WatchCore's enums. Exhaustive switches: a new case in WatchCore fails to

@@ -27,7 +27,9 @@ extension JournalRecord {
             w.f64(m.radius.value)
             w.u32(UInt32(clamping: m.ringingEpisode ?? 0))
             w.u32(UInt32(clamping: m.lastEpisode))
-        case .boot, .release, .arm, .disarm:
+        case .boot(let after):
+            w.u8(after.rawValue)
+        case .release, .arm, .disarm, .shutdown:
             break
         case .mark(let anchor, let how):
             w.coordinate(anchor)
@@ -96,7 +98,9 @@ extension JournalRecord {
             guard isRinging == (ringing > 0), ringing <= last else { return nil }
             return .snapshot(WatchMemory(anchor: hasAnchor ? anchor : nil, radius: radius, armed: armed,
                                          ringingEpisode: isRinging ? Int(ringing) : nil, lastEpisode: Int(last)))
-        case .boot: return .boot
+        // Version 1 wrote no field; a code this version does not know is not known either.
+        case .boot: return .boot(after: r.u8().flatMap(PreviousStop.init(rawValue:)) ?? .unknown)
+        case .shutdown: return .shutdown
         case .release: return .release
         case .arm: return .arm
         case .disarm: return .disarm

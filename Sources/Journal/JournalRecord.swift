@@ -6,7 +6,8 @@ public enum JournalRecord: Hashable, Sendable {
     case segment(version: UInt16, sequence: UInt64)
     /// The whole restorable state; second record of every segment.
     case snapshot(WatchMemory)
-    case boot
+    /// `after`: how the run before it ended, as the journal found it at open.
+    case boot(after: PreviousStop)
     /// `anchor` is where the anchor was put; `how` is what the skipper asked for.
     case mark(anchor: Coordinate, how: MarkRequest)
     case release
@@ -21,6 +22,8 @@ public enum JournalRecord: Hashable, Sendable {
     case faultRaised(Fault)
     case faultCleared(FaultKind)
     case trackFix(TrackFix)
+    /// A clean stop: written and synced last, when the box shuts down.
+    case shutdown
 
     public var type: RecordType {
         switch self {
@@ -39,6 +42,29 @@ public enum JournalRecord: Hashable, Sendable {
         case .faultRaised: .faultRaised
         case .faultCleared: .faultCleared
         case .trackFix: .trackFix
+        case .shutdown: .shutdown
+        }
+    }
+}
+
+/// How the run before a boot ended: what the journal found at open (the boot record's field).
+public enum PreviousStop: UInt8, Hashable, Sendable, CaseIterable {
+    /// A journal of format version 1 (it wrote no shutdown records), or none could be read.
+    case unknown = 0
+    /// No journal: a first start, or a new card.
+    case firstStart = 1
+    /// The newest segment ends with a shutdown record: a clean stop.
+    case clean = 2
+    /// It ends without one: a power cut, a crash, a kill, the watchdog.
+    case unclean = 3
+
+    /// Its name in history lines and JSON.
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .firstStart: "first_start"
+        case .clean: "clean_stop"
+        case .unclean: "power_cut_or_crash"
         }
     }
 }

@@ -8,8 +8,11 @@ import WatchCore
 /// confirmed only when its completion says it is durable.
 ///
 /// Who wakes whom, so a holding box does not pay a thread switch per fix:
-/// - a turn with a decision, an alarm move or a fault (records that are synced at once) wakes
-///   the writer, and its completion wakes the loop;
+/// - a turn with a decision or an alarm move (records that are synced at once) wakes the
+///   writer, and its completion wakes the loop;
+/// - a fault raised or cleared wakes the writer too, which syncs it with the batch at once (or,
+///   a fault soon after another, when the journal's prompt flush allows) so the recap shows it;
+///   its completion tells the loop that deadline;
 /// - track fixes and verdict changes only queue; the writer takes them with the next wake-up,
 ///   at the latest when `nextDeadline` (the journal's flush age, counted from the first one
 ///   queued) comes and the loop calls `flushIfDue`, or when `wakeAfterQueued` have queued.
@@ -31,7 +34,8 @@ public final class JournalWriter: @unchecked Sendable {
     }
 
     private enum Request {
-        case record([Action], TrackPace, Stamp, Ticket?)
+        /// The flag: a prompt record (a fault) is among them, so the journal's deadline is news.
+        case record([Action], TrackPace, Stamp, Ticket?, prompt: Bool)
         case flushIfDue(Stamp)
         case flush(Stamp)
         case stop
@@ -116,11 +120,13 @@ public final class JournalWriter: @unchecked Sendable {
         // After `close` the journal is shut: nothing more is written (and nothing is confirmed).
         guard !stopped else { return nil }
         var urgent = false
+        var prompt = false
         var any = false
         for action in actions {
             guard let record = JournalRecord.from(action, at: stamp.monotonic) else { continue }
             any = true
             if record.type.isDurableAtOnce { urgent = true }
+            if record.type.flushesPromptly { prompt = true }
         }
         guard any else { return nil }
         if urgent {
@@ -129,15 +135,15 @@ public final class JournalWriter: @unchecked Sendable {
             quietSince = nil
             quietAttention = false
             quietQueued = 0
-            enqueue(.record(actions, pace, stamp, ticket), wake: true)
+            enqueue(.record(actions, pace, stamp, ticket, prompt: prompt), wake: true)
             return ticket
         }
         if quietSince == nil { quietSince = stamp.monotonic }
         if pace == .attention { quietAttention = true }
         quietQueued += 1
-        let wake = quietQueued >= wakeAfterQueued
+        let wake = prompt || quietQueued >= wakeAfterQueued
         if wake { quietQueued = 0 }
-        enqueue(.record(actions, pace, stamp, nil), wake: wake)
+        enqueue(.record(actions, pace, stamp, nil, prompt: prompt), wake: wake)
         return nil
     }
 
@@ -183,8 +189,8 @@ public final class JournalWriter: @unchecked Sendable {
         return done
     }
 
-    /// On a clean stop: what is queued and batched goes to disk, the files close, the thread
-    /// ends. Waits for the writer (the one place the loop's thread does: it is stopping).
+    /// On a clean stop: what is queued and batched goes to disk with the shutdown record, the
+    /// files close, the thread ends. Waits for the writer (the one place the loop's thread does: it is stopping).
     public func close(at stamp: Stamp) {
         guard !stopped else { return }
         stopped = true
@@ -234,9 +240,9 @@ public final class JournalWriter: @unchecked Sendable {
         // I/O is the slow part; the lock covers the hand-over of its results.
         let completion: Completion?
         switch request {
-        case .record(let actions, let pace, let stamp, let ticket):
+        case .record(let actions, let pace, let stamp, let ticket, let prompt):
             let r = journal.record(actions, pace: pace, at: stamp)
-            if ticket != nil || !r.events.isEmpty || isFailure(r.saved) {
+            if ticket != nil || prompt || !r.events.isEmpty || isFailure(r.saved) {
                 completion = Completion(ticket: ticket, saved: r.saved, events: r.events)
             } else {
                 completion = nil
@@ -245,7 +251,7 @@ public final class JournalWriter: @unchecked Sendable {
             let r = journal.flushIfDue(at: stamp)
             completion = Completion(ticket: nil, saved: r.saved, events: r.events)
         case .flush(let stamp):
-            _ = journal.flush(at: stamp)
+            _ = journal.shutdown(at: stamp)
             journal.close()
             completion = nil
         case .stop:

@@ -50,7 +50,7 @@ public struct WatchMemory: Hashable, Sendable {
             lastEpisode = max(lastEpisode, e)
         case .alarmStop(let e):
             if ringingEpisode == e { ringingEpisode = nil }
-        case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix:
+        case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix, .shutdown:
             break
         }
         // The shapes the watch can be in (a damaged journal may say otherwise): no alarm without

@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Journal
+import Signals
 import WatchCore
 import XCTest
 
@@ -38,6 +39,51 @@ final class JournalHistoryTests: XCTestCase {
         let missing = runProgram([applianceBinary, "recap", "--journal", dir + "/none", "--config", "/dev/null"])
         XCTAssertEqual(missing.code, 1)
         XCTAssertTrue(missing.err.hasPrefix("Journal: none in "), missing.err)
+    }
+
+    /// Issue 15: a fault raised a minute ago was missing from the recap until a batch flush (300 s
+    /// when calm). Through the box, the journal's own thread and the real recap: a fault raised is
+    /// in the recap as soon as the writer answers; its clearing 2 s later waits out the 10 s a
+    /// flapping fault is allowed, and is there when the loop's deadline comes; a clean stop is
+    /// "Box stopped".
+    func testAFaultIsInTheRecapAtOnceNotAtTheNextBatchFlush() throws {
+        let journalDir = dir + "/journal"
+        var now = Instant(seconds: 500)
+        let opened = Journal.open(directory: journalDir, at: Stamp(monotonic: now, wall: WallTime.now()))
+        let log = JournalLog(journal: opened.journal, threaded: true, wall: SystemClock.wall)
+        let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
+                      annunciator: Annunciator(buzzer: nil, siren: nil, book: DesignedSounds()), log: log, wall: SystemClock.wall)
+        func recap() -> [String] {
+            let wall = WallTime.now()
+            let r = (try? JournalHistory(directory: journalDir).entries()).map { Recap.build($0, since: wall - .seconds(3600), now: wall) }
+            return (r?.items(.alarmsAndFaults) ?? []).map(\.says) + (r?.items(.notes) ?? []).map(\.says)
+        }
+        // Waits on the event (the line in the recap), polling the writer's pipe as the loop does;
+        // the limit is only for a writer that never writes it. The box's clock stands still.
+        func eventually(_ what: String, _ ok: ([String]) -> Bool) {
+            let end = SystemClock.now() + .seconds(20)
+            while !ok(recap()) {
+                guard SystemClock.now() < end else { return XCTFail("\(what): \(recap())") }
+                var p = pollfd(fd: log.completionFD!, events: Int16(POLLIN), revents: 0)
+                _ = poll(&p, 1, 100)
+                box.takeCompletions(now: now)
+            }
+        }
+        box.handle(.faultRaised(Fault(.gpsd, "GPS: gpsd is not answering")), now: now)
+        eventually("the fault is in the recap with no flush age passed") { $0.contains("GPS: gpsd is not answering (still so)") }
+
+        now = now + .seconds(2)
+        box.handle(.faultCleared(.gpsd), now: now)
+        eventually("the loop is told when the clearing is due") { _ in box.nextDeadline(now: now).map { $0 <= now + .seconds(8) } == true }
+        now = now + .seconds(8)
+        box.serve([], now: now)
+        eventually("the clearing is in the recap when its 10 s came") { $0.contains { $0.hasPrefix("GPS: gpsd is not answering (fixed itself at ") } }
+        log.close(now: now)
+        // And the real command reads the same from the card.
+        let r = runProgram([applianceBinary, "recap", "--journal", journalDir, "--since", "1h", "--config", "/dev/null"])
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertTrue(r.out.contains("GPS: gpsd is not answering (fixed itself at "), r.out)
+        XCTAssertTrue(r.out.contains("Box started") && r.out.contains("Box stopped"), r.out)
     }
 
     func testMarkAgoSendsWhereTheBoatWasFromTheJournal() throws {

@@ -65,7 +65,7 @@ final class RecapTests: XCTestCase {
             .init(at: t + .seconds(100), event: .faultRaised(Fault(.power, "Power: undervoltage, the box may stop"))),
             .init(at: t + .seconds(200), event: .alarmStart(episode: 1)),
             .init(at: t + .seconds(201), event: .fix(position: Coordinate(latitude: 54.001, longitude: 13), accuracy: 3, distance: 111)),
-            .init(at: t + .seconds(250), event: .boot),
+            .init(at: t + .seconds(250), event: .boot(after: .clean)),
         ]
         let r = Recap.build(entries, since: t, now: t + .seconds(300))
         XCTAssertEqual(r.items(.alarmsAndFaults).map(\.says), [
@@ -81,7 +81,7 @@ final class RecapTests: XCTestCase {
         let t = base
         let entries: [HistoryEntry] = [
             .init(at: t, event: .faultRaised(Fault(.gpsd, "GPS: gpsd is not answering"))),
-            .init(at: t + .seconds(60), event: .boot),
+            .init(at: t + .seconds(60), event: .boot(after: .clean)),
             .init(at: t + .seconds(70), event: .faultRaised(Fault(.power, "Power: undervoltage, the box may stop"))),
         ]
         let r = Recap.build(entries, since: t, now: t + .seconds(300))
@@ -89,6 +89,30 @@ final class RecapTests: XCTestCase {
             "GPS: gpsd is not answering (until the box restarted at \((t + .seconds(60)).clock), after 1 min)",
             "Power: undervoltage, the box may stop (still so)",
         ])
+    }
+
+    /// Issue 15: a crash restart showed only as "Box started". A start after a run that never
+    /// shut down is a failure the skipper must see (the box watched nothing meanwhile), first,
+    /// with when it went quiet; a clean stop and start are notes.
+    func testARestartAfterAPowerCutIsToldFromACleanOne() {
+        let t = base
+        let entries: [HistoryEntry] = [
+            .init(at: t, event: .boot(after: .firstStart)),
+            .init(at: t + .seconds(100), event: .fix(position: Coordinate(latitude: 54, longitude: 13), accuracy: 3, distance: nil)),
+            .init(at: t + .seconds(400), event: .boot(after: .unclean)),
+            .init(at: t + .seconds(500), event: .shutdown),
+            .init(at: t + .seconds(600), event: .boot(after: .clean)),
+            .init(at: t + .seconds(700), event: .boot(after: .unknown)),
+        ]
+        let r = Recap.build(entries, since: t, now: t + .seconds(800))
+        XCTAssertEqual(r.items(.alarmsAndFaults).map(\.says),
+                       ["Box restarted after a power cut or crash (nothing recorded after \((t + .seconds(100)).clock))"])
+        XCTAssertEqual(r.items(.alarmsAndFaults).map(\.at), [t + .seconds(400)])
+        XCTAssertEqual(r.items(.notes).map(\.says), ["Box started", "Box stopped", "Box started", "Box started"])
+        // The history lines carry it both ways, and an old line without "after" is not known.
+        for e in entries { XCTAssertEqual(try HistoryLines.decode(HistoryLines.encode(e)), e) }
+        XCTAssertEqual(try HistoryLines.decode(#"{"at":1,"event":"boot"}"#).event, .boot(after: .unknown))
+        XCTAssertTrue(HistoryLines.encode(entries[2]).contains(#""after":"power_cut_or_crash""#))
     }
 
     func testRecapCommandAckMovesTheMark() throws {

@@ -24,7 +24,7 @@ final class JournalReaderTests: XCTestCase {
         var entries: [JournalEntry] = []
         let notes = reader.forEach { entries.append($0); return true }
         XCTAssertEqual(notes, [])
-        XCTAssertEqual(entries.filter { $0.record == .boot }.map(\.boot), [1, 2])
+        XCTAssertEqual(entries.filter { if case .boot = $0.record { true } else { false } }.map(\.boot), [1, 2])
         XCTAssertEqual(entries.filter { if case .trackFix = $0.record { true } else { false } }.count, 60)
         XCTAssertEqual(entries.map(\.stamp.wall), entries.map(\.stamp.wall).sorted())
     }

@@ -28,7 +28,7 @@ final class JournalWriteTests: XCTestCase {
         XCTAssertEqual(fs.directorySyncs, 1)
         fs.simulateCrash()
         let bytes = try XCTUnwrap(fs.contents(segmentPath(1)), "created and directory-synced: survives a crash")
-        XCTAssertEqual(scanRecords(bytes).records, [.segment(version: 1, sequence: 1), .snapshot(.fresh()), .boot])
+        XCTAssertEqual(scanRecords(bytes).records, [.segment(version: 2, sequence: 1), .snapshot(.fresh()), .boot(after: .firstStart)])
     }
 
     func testTrackIsDecimatedWhileCalmAndKeptWhileAtStake() {
@@ -285,4 +285,51 @@ final class JournalWriteTests: XCTestCase {
         XCTAssertEqual(TrackPace(verdict: .holding, alarm: .ringing(episode: 1)), .attention)
         XCTAssertEqual(TrackPace(verdict: .holding, alarm: .snoozed(until: .zero, episode: 1)), .attention)
     }
+
+    /// Issue 15: a crash restart showed only as "Box started". Each boot record says how the run
+    /// before it ended, as the journal found it: no journal, a shutdown record last (a clean
+    /// stop), or none (a power cut, a crash, a kill), and "not known" for a version 1 journal.
+    func testABootRecordSaysWhetherTheRunBeforeItShutDown() throws {
+        let fs = SimulatedFileSystem()
+        func boots() throws -> [PreviousStop] {
+            try fs.list(testDirectory).sorted().flatMap { name in
+                scanRecords(fs.contents(testDirectory + "/" + name) ?? []).records.compactMap { r -> PreviousStop? in
+                    if case .boot(let after) = r { after } else { nil }
+                }
+            }
+        }
+        let (first, r1) = open(fs, at: 0)
+        XCTAssertEqual(r1.previousStop, .firstStart)
+        first.batch(.faultCleared(.gpsd), pace: .calm, at: stamp(1))
+        XCTAssertEqual(first.shutdown(at: stamp(2)).saved, .saved, "the shutdown record is synced, with the batch")
+        first.close()
+        fs.simulateCrash()  // only what reached the card counts
+        let (second, r2) = open(fs, at: 3)
+        XCTAssertEqual(r2.previousStop, .clean)
+        XCTAssertEqual(second.commit([.radius(40)], at: stamp(4)).saved, .saved)
+        fs.simulateCrash()  // a power cut: no shutdown record
+        let (third, r3) = open(fs, at: 5)
+        XCTAssertEqual(r3.previousStop, .unclean)
+        XCTAssertEqual(r3.memory.radius, 40, "and what was saved is back")
+        // A shutdown that never reached the card is no clean stop.
+        fs.inject(.io, on: [.sync])
+        guard case .notSaved = third.shutdown(at: stamp(6)).saved else { return XCTFail("a failed sync is not saved") }
+        third.close()
+        fs.clearInjections()
+        fs.simulateCrash()
+        let (_, r4) = open(fs, at: 7)
+        XCTAssertEqual(r4.previousStop, .unclean)
+        XCTAssertEqual(try boots(), [.firstStart, .clean, .unclean, .unclean], "each boot record says the same")
+
+        // A start whose segment never reached the card (created, power lost before its sync).
+        let empty = SimulatedFileSystem()
+        empty.setContents(segmentPath(1), encode([.segment(version: 2, sequence: 1), .snapshot(.fresh()), .boot(after: .firstStart), .shutdown]))
+        empty.setContents(segmentPath(2), [])
+        XCTAssertEqual(open(empty, at: 8).1.previousStop, .unclean)
+        // A journal of version 1 wrote no shutdown records: its end says nothing.
+        let old = SimulatedFileSystem()
+        old.setContents(segmentPath(1), encode([.segment(version: 1, sequence: 1), .snapshot(.fresh()), .boot(after: .unknown), .radius(35)]))
+        XCTAssertEqual(open(old, at: 9).1.previousStop, .unknown)
+    }
 }
+

@@ -34,6 +34,11 @@ final class RecordCodingTests: XCTestCase {
                 let r = JournalRecord.decode(type: record.type.rawValue, payload: payload[..<cut])
                 // Cutting a fault message's text at its end shortens the text, never misreads it.
                 if case .success(let s) = r, case .faultRaised = record, cut >= 20 { XCTAssertNotEqual(s.record, record); continue }
+                // A boot cut after its stamp is a version 1 boot: how the run before ended is not known.
+                if case .boot = record, cut == JournalConstants.stampSize {
+                    XCTAssertEqual(try? r.get().record, .boot(after: .unknown), "\(record) cut at \(cut)")
+                    continue
+                }
                 XCTAssertEqual(r, .failure(.malformed(record.type)), "\(record) cut at \(cut)")
             }
         }

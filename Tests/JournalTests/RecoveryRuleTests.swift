@@ -5,7 +5,7 @@ import XCTest
 /// Each recovery rule of Docs/journal-format.md against bytes damaged on purpose.
 final class RecoveryRuleTests: XCTestCase {
     let records: [JournalRecord] = [
-        .segment(version: 1, sequence: 1), .snapshot(.fresh()), .boot,
+        .segment(version: 1, sequence: 1), .snapshot(.fresh()), .boot(after: .unknown),
         .mark(anchor: harbour, how: .here), .radius(40), .arm,
         .trackFix(TrackFix(position: harbour, accuracy: 3, distance: 2)),
         .alarmStart(episode: 1), .snooze(episode: 1, length: .seconds(300)),

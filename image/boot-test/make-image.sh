@@ -38,7 +38,7 @@ fi
 # ---------------------------------------------------------------- base root (cached)
 BASE=$IMAGE_CACHE/boot-base
 PACKAGES=(systemd-sysv udev kmod procps gpsd python3-minimal gpiod adduser init-system-helpers
-          libasound2 libgpiod2 libgps28 libsystemd0 e2fsprogs)
+          libasound2 libgpiod2 libgps28 libsystemd0 libmosquitto1 e2fsprogs)
 # The recipe's hash: the package list, the kernel and its gpio-sim module.
 stamp=$( { printf '%s\n' "${PACKAGES[@]}" "$KVER" base-v1; sha256sum "$GPIO_SIM"; } | sha256sum | cut -c1-16)
 exec 9>"$IMAGE_CACHE/.boot-base.lock"; flock 9

@@ -117,6 +117,10 @@ enum RunCommand: Command {
         box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
                     ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, now: now)
         for note in opened.recovery.notes { Console.error("\(note)") }
+        // The recap says the same from the boot record (Docs/journal-format.md).
+        if opened.recovery.previousStop == .unclean {
+            Console.out("Box restarted after a power cut or crash: the last run did not shut down")
+        }
         if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
         if let ring {
             box.observers.append(ring)

@@ -226,6 +226,9 @@ if [ "$BOOT" = 1 ]; then
     if [ "$MODE" = full ]; then
         if rings_within 30; then ok "rings again at once after the watchdog restart"
         else fail "silent after the watchdog restart"; fi
+        # The journal held no clean stop: the start says so (Docs/journal-format.md).
+        if said '^Box restarted after a power cut or crash' 20; then ok "after the watchdog restart the box says it restarted after a power cut or crash"
+        else fail "no \"Box restarted after a power cut or crash\" after the watchdog restart"; fi
     fi
 
     touch "$STATE/after-reset"
@@ -237,6 +240,8 @@ else
         if rings_within 30; then ok "rings again after a hard reset (the alarm came back from the journal)"
         else fail "silent after a hard reset"; fi
         measure boot2
+        if said '^Box restarted after a power cut or crash' 20; then ok "after a hard reset the box says it restarted after a power cut or crash"
+        else fail "no \"Box restarted after a power cut or crash\" after a hard reset"; fi
     fi
     finish
 fi
