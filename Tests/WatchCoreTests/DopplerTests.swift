@@ -51,25 +51,25 @@ final class DopplerTests: XCTestCase {
         XCTAssertGreaterThan(fast, 6.7)
     }
 
+    /// The boat on `out` rings at the same second with `velocity` as with no speed reported.
+    private func assertRingsAsPositionAlone(_ out: (Double) -> (Double, Double), velocity: (Double) -> (Double, Double)?,
+                                            file: StaticString = #filePath, line: UInt = #line) throws {
+        var with = anchoredAndArmed()
+        var without = anchoredAndArmed()
+        let a = try XCTUnwrap(ringTime(&with, out, velocity: velocity), file: file, line: line)
+        let b = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }), file: file, line: line)
+        XCTAssertEqual(a, b, file: file, line: line)
+    }
+
     /// The same track with the speed pointing across the line from the anchor (a yaw, a sheer)
     /// rings exactly as position alone does.
     func testSpeedAcrossTheLineChangesNothing() throws {
-        var across = anchoredAndArmed()
-        var without = anchoredAndArmed()
-        let out: (Double) -> (Double, Double) = { t in (0, 20 + 1.5 * t) }
-        let a = try XCTUnwrap(ringTime(&across, out, velocity: { _ in (1.5, 90) }))
-        let b = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }))
-        XCTAssertEqual(a, b)
+        try assertRingsAsPositionAlone({ t in (0, 20 + 1.5 * t) }, velocity: { _ in (1.5, 90) })
     }
 
     /// A receiver that holds its speed at zero (static hold) still rings on position alone.
     func testZeroSpeedNeverStopsTheAlarm() throws {
-        var held = anchoredAndArmed()
-        var without = anchoredAndArmed()
-        let out: (Double) -> (Double, Double) = { t in (0, 20 + 0.3 * t) }
-        let a = try XCTUnwrap(ringTime(&held, out, velocity: { _ in (0, 0) }))
-        let b = try XCTUnwrap(ringTime(&without, out, velocity: { _ in nil }))
-        XCTAssertEqual(a, b)
+        try assertRingsAsPositionAlone({ t in (0, 20 + 0.3 * t) }, velocity: { _ in (0, 0) })
     }
 
     /// Speed away from the anchor while inside the alert radius builds no evidence.
