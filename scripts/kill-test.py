@@ -282,6 +282,10 @@ for cycle in range(cycles):
                 text = out.strip().splitlines()[-1].split(" at ")[-1]
                 lat, lon = (float(x) for x in text.split(","))
                 anchor = (lat, lon)
+                # A mark with the switch already on ARM arms as the switch says, in the same
+                # journal record batch as the mark (Docs/controls.md): its receipt covers both.
+                if with_switch and switch:
+                    armed = True
             elif cmd[0] == "release":
                 anchor = None
             elif cmd[0] == "radius":
