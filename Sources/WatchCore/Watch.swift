@@ -79,7 +79,6 @@ public struct Watch: Sendable {
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
         public internal(set) var radialSpeed: Double = 0
         var radialVariance: Double?
-        var radialAt: Instant?
         /// Whether the reported speed is the receiver's own (Doppler) or worked out from its
         /// positions (as gpsd does for a receiver that reports none): the mean square of the
         /// change in distance per second, and of its difference from the reported radial speed,
@@ -228,11 +227,9 @@ public struct Watch: Sendable {
 
         var distance: Meters?
         if let anchor {
-            let o = Geodesy.offset(from: anchor, to: position)
-            let d = (o.east * o.east + o.north * o.north).squareRoot()
-            distance = Meters(d)
-            addSample(reading, distance: d, radial: radialSpeed(reading, east: o.east, north: o.north, distance: d))
-            learnSwing(position, distance: Meters(d), at: reading.received)
+            let d = Meters(addSample(reading, at: position, from: anchor))
+            distance = d
+            learnSwing(position, distance: d, at: reading.received)
         }
         out.append(.track(reading, distance: distance))
     }
@@ -295,9 +292,13 @@ public struct Watch: Sendable {
         return missing > 0 ? evidence * expCore(-missing / settings.memory.seconds) : evidence
     }
 
-    /// One usable fix at `distance` meters from the anchor: its evidence, its sample, and what it
-    /// tells about the receiver's wander.
-    private mutating func addSample(_ reading: GPSReading, distance: Double, radial: Double?) {
+    /// One usable fix at `position`: its distance from `anchor` (returned), its evidence, its
+    /// sample, and what it tells about the receiver's wander.
+    @discardableResult
+    private mutating func addSample(_ reading: GPSReading, at position: Coordinate, from anchor: Coordinate) -> Double {
+        let o = Geodesy.offset(from: anchor, to: position)
+        let distance = (o.east * o.east + o.north * o.north).squareRoot()
+        let radial = radialSpeed(reading, east: o.east, north: o.north, distance: distance)
         let t = reading.received
         let accuracy = reading.accuracy?.value ?? 0
         let weak = reading.mode != .threeD || reading.accuracy == nil
@@ -305,7 +306,7 @@ public struct Watch: Sendable {
         let gap = evidenceAt.map { max((t - $0).seconds, 0) } ?? 1
         // Only a 3D fix with an accuracy is hastened: a 2D stretch wanders more than the
         // receiver's measured wander says, and its speed with it.
-        let moving = followRadialSpeed(radial, at: t) && !weak
+        let moving = followRadialSpeed(radial, gap: gap) && !weak
         let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight,
                             scale: wanderScale(weak: weak, accuracy: reading.accuracy?.value), moving: moving)
         credit(sample, gap: gap)
@@ -316,6 +317,7 @@ public struct Watch: Sendable {
         }
         noise.lastRadial = radial.map { _ in RadialFix(at: t, distance: distance) }
         samples.append(sample)
+        return distance
     }
 
     /// How much more than the receiver's measured wander this fix may wander (at least 1).
@@ -328,12 +330,11 @@ public struct Watch: Sendable {
         return scale
     }
 
-    /// Smooths the radial speed over `doppler_span` (a reading without a speed, or time without
-    /// a fix, lets it fade toward nothing) and says whether it carries the boat away.
-    private mutating func followRadialSpeed(_ radial: Double?, at t: Instant) -> Bool {
+    /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
+    /// seconds since the last fix, lets it fade toward nothing) and says whether it carries the
+    /// boat away.
+    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double) -> Bool {
         let span = settings.dopplerSpan.seconds
-        let dt = noise.radialAt.map { max((t - $0).seconds, 0) } ?? 1
-        noise.radialAt = t
         if dt > 1 { noise.radialSpeed *= expCore(-(dt - 1) / span) }
         let a = min(min(dt, 1) / span, 1)
         noise.radialSpeed += a * ((radial ?? 0) - noise.radialSpeed)
@@ -575,11 +576,7 @@ public struct Watch: Sendable {
             // The fixes of the last window are judged against the new anchor at once, so a mark
             // far from the boat is Checking, never Holding.
             for fix in recentFixes where now - fix.received <= settings.window {
-                if let p = fix.position {
-                    let o = Geodesy.offset(from: position, to: p)
-                    let d = (o.east * o.east + o.north * o.north).squareRoot()
-                    addSample(fix, distance: d, radial: radialSpeed(fix, east: o.east, north: o.north, distance: d))
-                }
+                if let p = fix.position { addSample(fix, at: p, from: position) }
             }
             accept(decision, chirp: .mark, into: &out)
             // The switch already on ARM (a slide refused for no anchor): arm now, as the
