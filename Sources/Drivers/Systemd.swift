@@ -1,7 +1,5 @@
 import CSystemd
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// Tells systemd how the box is doing through libsystemd's `sd_notify`: ready once the loop
 /// runs, a status line for `systemctl status`, a watchdog ping, and stopping.
@@ -82,15 +80,12 @@ public struct Systemd: Sendable {
     }
 
     /// sd_notify returns a negative errno on failure, 0 when there is no socket, > 0 when sent.
-    /// EINTR policy: retry. A notification is a single datagram and each one is idempotent
-    /// (READY, STATUS, WATCHDOG twice mean the same as once), so a retry cannot do harm.
+    /// The room's EINTR policy: retry. A notification is a single datagram and each one is
+    /// idempotent (READY, STATUS, WATCHDOG twice mean the same as once), so a retry cannot do harm.
     private func notify(_ state: String) throws -> Delivery {
-        while true {
-            let r = sd_notify(0, state)
-            if r > 0 { return .sent }
-            if r == 0 { return .notSupervised }
-            if -r == EINTR { continue }
-            throw NotifyError(errno: -r, message: String(cString: strerror(-r)))
-        }
+        let r = Syscall.retryingNegative { sd_notify(0, state) }
+        if r > 0 { return .sent }
+        if r == 0 { return .notSupervised }
+        throw NotifyError(errno: -r, message: Errno(rawValue: -r).description)
     }
 }

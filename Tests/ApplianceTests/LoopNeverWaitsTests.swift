@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -15,7 +16,7 @@ import XCTest
 final class LoopNeverWaitsTests: XCTestCase {
     final class Buzzer: BuzzerLine {
         var changes: [(Instant, Bool)] = []
-        func set(on: Bool) { changes.append((SystemClock.now(), on)) }
+        func set(on: Bool) { changes.append((MonotonicClock.now(), on)) }
     }
 
     /// The test's script, run by the loop at its deadlines like any source.
@@ -35,16 +36,16 @@ final class LoopNeverWaitsTests: XCTestCase {
 
     func testTheBuzzerAndTheWatchdogKeepTimeThroughASlowSyncAndAStuckConsole() throws {
         let fs = FlakyFileSystem()
-        let start = SystemClock.now()
+        let start = MonotonicClock.now()
         let opened = Journal.open(directory: "/journal", fileSystem: fs, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
-        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
+        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
         XCTAssertNotNil(journal.completionFD)
         let buzzer = Buzzer()
         var s = WatchSettings()
         s.radius = 30
         let box = Box(watch: Watch(settings: s), sources: [buzzerSource()],
                       annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()),
-                      log: journal, wall: SystemClock.wall)
+                      log: journal, wall: WallClock.seconds)
         journal.pace = { [unowned box] in TrackPace(of: box.watch) }
 
         // The console: a pipe whose reader never reads.
@@ -59,7 +60,7 @@ final class LoopNeverWaitsTests: XCTestCase {
         let runtime = BoxRuntime(box: box)
         runtime.extraSources = [journal, sink]
         var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(SystemClock.now()) })
+        runtime.watchdog = (.seconds(1), { pings.append(MonotonicClock.now()) })
         ConsoleLog.attach(to: box, settings: s)
 
         // Ringing at once, as after a restart with the alarm latched.
@@ -75,20 +76,20 @@ final class LoopNeverWaitsTests: XCTestCase {
         let script = Script([
             (start + .milliseconds(300), {
                 // Far more than the pipe and the buffer hold: must neither block nor grow.
-                let t0 = SystemClock.now()
+                let t0 = MonotonicClock.now()
                 for i in 0..<5_000 { Console.out("Line \(i) of a console nobody reads, long enough to fill a pipe quickly") }
-                consoleTook = SystemClock.now() - t0
-                decidedAt = SystemClock.now()
+                consoleTook = MonotonicClock.now() - t0
+                decidedAt = MonotonicClock.now()
                 box.handle(.decision(.setRadius(45)), now: decidedAt!) { o in
                     outcome = o
-                    answeredAt = SystemClock.now()
+                    answeredAt = MonotonicClock.now()
                 }
             }),
             (start + .milliseconds(4500), { _ = pthread_kill(pthread_self(), SIGTERM) }),
         ])
         runtime.extraSources.append(script)
         loop.run(runtime)
-        journal.close(now: SystemClock.now())
+        journal.close(now: MonotonicClock.now())
 
         // The decision waited for its 3 s sync; the loop did not.
         guard case .accepted(_, true)? = outcome, let decidedAt, let answeredAt else {

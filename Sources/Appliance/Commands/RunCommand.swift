@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import CLinux
 import Drivers
 import Journal
@@ -64,9 +62,9 @@ enum RunCommand: Command {
         }
         // One malloc arena: the journal's writer thread would otherwise get its own, a few
         // hundred KB of memory for a thread that allocates a record at a time.
-        _ = mallopt(M_ARENA_MAX, 1)
+        Process.limitMallocArenas(1)
         // From here on the box's own lines never block the loop (a pipe nobody reads, journald).
-        Console.loop = (ConsoleSink(fd: 1), ConsoleSink(fd: 2))
+        Console.loop = (ConsoleSink(.standardOutput), ConsoleSink(.standardError))
         var loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
         if let journalDir { loaded.configuration.journalDirectory = journalDir }
         if let runtimeDir { loaded.configuration.runtimeDirectory = runtimeDir }
@@ -75,12 +73,12 @@ enum RunCommand: Command {
 
         let loop: EventLoop
         do {
-            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [SIGUSR1, SIGUSR2])
+            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [Signal.user1, Signal.user2])
         } catch {
             Console.error("anchor-alert run: can't start the event loop: \(error)")
             return ExitCode.failure
         }
-        let now = SystemClock.now()
+        let now = MonotonicClock.now()
         let wiring = Wiring(config: config, now: now)
         var sources: [Pollable] = []
         var faults: [Fault] = Configuration.fault(for: loaded.problems).map { [$0] } ?? []
@@ -105,12 +103,12 @@ enum RunCommand: Command {
         // and that is a fault the box announces while it keeps watching.
         let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits,
                                   fresh: .fresh(radius: config.watchSettings.radius),
-                                  at: Stamp(monotonic: now, wall: WallTime(seconds: SystemClock.wall())))
+                                  at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
         // The journal's writes and syncs run on its own thread; the loop polls its completions.
-        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
+        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
         let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
                       annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
-                      log: journal, wall: SystemClock.wall)
+                      log: journal, wall: WallClock.seconds)
         journal.pace = { [unowned box] in box.trackPace }
         // Restored before anything else: a latched alarm rings again at once, before any fix.
         let memory = opened.recovery.memory
@@ -150,7 +148,7 @@ enum RunCommand: Command {
             for p in again.problems { Console.error(p) }
             // A bad file is the configuration fault, as at a start: the skipper hears of it.
             if let fault = Configuration.fault(for: again.problems) {
-                box.handle(.faultRaised(fault), now: SystemClock.now())
+                box.handle(.faultRaised(fault), now: MonotonicClock.now())
             }
         }
         Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
@@ -166,7 +164,7 @@ enum RunCommand: Command {
             gpio.buzzer?.shutdown()
             gpio.controls?.shutdown()
             siren?.stopAll()
-            journal.close(now: SystemClock.now())
+            journal.close(now: MonotonicClock.now())
         }
         if let on = simulatedSwitch {
             runtime.simulatedSwitch = true
@@ -191,7 +189,7 @@ enum RunCommand: Command {
             _ = try? systemd.status("\(Copy.verdict(s.verdict.kind)). \(Copy.alarm(s.alarm, now: now)). \(s.wontRing)")
         }
         loop.run(runtime)
-        let seconds = (SystemClock.now() - now).seconds
+        let seconds = (MonotonicClock.now() - now).seconds
         _ = try? systemd.stopping(status: "Anchor Alert: stopped")
         Console.out("Anchor Alert: stopped after \(Int(seconds)) s, \(box.readings) GPS readings, \(loop.wakeups) wakeups")
         return ExitCode.ok

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Drivers
 import WatchCore
 
@@ -31,11 +29,7 @@ enum NetworkOutputs {
         Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
     }
 
-    static func hostName() -> String {
-        var buf = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buf, buf.count - 1) == 0 else { return "" }
-        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
+    static func hostName() -> String { Process.hostName ?? "" }
 
     static func attachNMEA(to runtime: BoxRuntime, config: Configuration, now: Instant) {
         var settings = config.nmea
@@ -44,7 +38,7 @@ enum NetworkOutputs {
             Console.error("NMEA: the talker must be two capital letters, not \"\(settings.talker)\"; using II")
             settings.talker = "II"
         }
-        let nmea = NMEAOutput(settings: settings, wall: SystemClock.wall, now: now)
+        let nmea = NMEAOutput(settings: settings, wall: WallClock.seconds, now: now)
         runtime.extraSources.append(nmea)
         runtime.box.announcers.append(nmea)
         runtime.extraRows.append { [nmea.row] }

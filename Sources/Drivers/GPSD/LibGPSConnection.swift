@@ -1,5 +1,5 @@
 import CGPS
-import Glibc
+import Posix
 
 /// The one file that imports libgps. One streaming connection to gpsd: open, read one message at
 /// a time without blocking, close. Builds against gpsd 3.22 (API 11) and 3.25 (API 14): it
@@ -28,6 +28,8 @@ final class LibGPSConnection {
     /// for the connection's life.
     private let data: UnsafeMutablePointer<gps_data_t>
     private(set) var isOpen = false
+    /// libgps's socket, borrowed: gps_close closes it.
+    private var socket: FileDescriptor?
 
     init() {
         data = .allocate(capacity: 1)
@@ -50,25 +52,25 @@ final class LibGPSConnection {
     /// seen accept a connection: gps_open's own connect() blocks.
     func open(host: String, port: UInt16) throws(OpenError) {
         close()
-        errno = 0
+        Errno.current = Errno(rawValue: 0)
         if gps_open(host, String(port), data) != 0 {
-            let code = errno
-            let message = code < 0 ? String(cString: gps_errstr(code)) : String(cString: strerror(code))
+            let code = Errno.current.rawValue
+            let message = code < 0 ? String(cString: gps_errstr(code)) : Errno(rawValue: code).description
             throw .open(code: code, message: message)
         }
         isOpen = true
         if gps_stream(data, aa_gps_watch_json(), nil) != 0 {
-            let e = errno
+            let e = Errno.current.rawValue
             close()
             throw .stream(errno: e)
         }
         // From here on nothing may wait on the socket: `read` uses recv with MSG_DONTWAIT too.
-        let fd = Int32(truncatingIfNeeded: data.pointee.gps_fd)
-        let flags = fcntl(fd, F_GETFL)
-        if flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 {
-            let e = errno
+        socket = FileDescriptor(borrowing: Int32(truncatingIfNeeded: data.pointee.gps_fd))
+        do {
+            try socket?.setNonBlocking()
+        } catch {
             close()
-            throw .nonBlocking(errno: e)
+            throw .nonBlocking(errno: (error as? SystemError)?.errno.rawValue ?? 0)
         }
     }
 
@@ -77,7 +79,7 @@ final class LibGPSConnection {
     /// gps_read: a TPV (ten a second at 10 Hz) is parsed once, by `GPSDFix.tpv`, straight from
     /// the bytes; the rare other classes go through `GPSDLine`. libgps opens, streams and closes.
     func read() -> ReadResult {
-        guard let fd else { return .closed(errno: EBADF) }
+        guard isOpen, let socket else { return .closed(errno: Errno.badDescriptor.rawValue) }
         if let r = nextMessage() { return r }
         while true {
             if filled == buffer.count {
@@ -86,18 +88,17 @@ final class LibGPSConnection {
                 start = 0
                 return .garbage
             }
-            let n = buffer.withUnsafeMutableBytes { raw in
-                recv(fd, raw.baseAddress! + filled, raw.count - filled, Int32(MSG_DONTWAIT))
-            }
-            if n == 0 { return .closed(errno: 0) }
-            if n < 0 {
-                switch errno {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .none
-                case let e: return .closed(errno: e)
+            let received: Int?
+            do {
+                received = try buffer.withUnsafeMutableBytes { raw in
+                    try socket.receiveNow(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
                 }
+            } catch {
+                return .closed(errno: (error as? SystemError)?.errno.rawValue ?? 0)
             }
-            filled += n
+            guard let got = received else { return .none }
+            if got == 0 { return .closed(errno: 0) }
+            filled += got
             return nextMessage() ?? .none
         }
     }
@@ -123,13 +124,13 @@ final class LibGPSConnection {
             start = 0
             filled = 0
         }
-        let nl: Int? = buffer.withUnsafeBufferPointer { b in
-            memchr(b.baseAddress! + start, 0x0A, filled - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! }
+        let nl: Int? = buffer.withUnsafeBytes { b in
+            Memory.firstIndex(of: 0x0A, in: UnsafeRawBufferPointer(rebasing: b[start..<filled])).map { start + $0 }
         }
         guard let nl else {
             if start > 0 {
                 buffer.withUnsafeMutableBytes { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, filled - start)
+                    raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: filled - start)
                 }
                 filled -= start
                 start = 0
@@ -153,23 +154,21 @@ final class LibGPSConnection {
     /// True when the peer has closed the socket: recv() would return 0. Used when a read made
     /// no progress on a readable socket (a partial line can hide the end of the stream).
     func peerClosed() -> Bool {
-        guard let fd else { return true }
+        guard isOpen, let socket else { return true }
         var byte: UInt8 = 0
-        while true {
-            let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-            if n == 0 { return true }
-            if n > 0 { return false }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return false
-            default: return true
-            }
+        do {
+            // nil: nothing to read yet, the peer is still there.
+            guard let n = try withUnsafeMutableBytes(of: &byte, { try socket.receiveNow(into: $0, peek: true) }) else { return false }
+            return n == 0
+        } catch {
+            return true
         }
     }
 
     func close() {
         guard isOpen else { return }
         isOpen = false
+        socket = nil
         start = 0
         filled = 0
         _ = gps_close(data)
