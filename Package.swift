@@ -69,6 +69,7 @@ let package = Package(
         .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Posix", "Journal"]),
 
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "Posix"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
