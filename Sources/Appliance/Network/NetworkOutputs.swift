@@ -25,7 +25,7 @@ enum NetworkOutputs {
         // An announcer: a decision reaches the broker with its receipt, never before.
         runtime.box.announcers.append(mqtt)
         runtime.extraRows.append { [mqtt.row] }
-        runtime.onShutdown.append { mqtt.close() }
+        runtime.onShutdown.append { _ in mqtt.close() }
         Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
     }
 
@@ -42,7 +42,7 @@ enum NetworkOutputs {
         runtime.extraSources.append(nmea)
         runtime.box.announcers.append(nmea)
         runtime.extraRows.append { [nmea.row] }
-        runtime.onShutdown.append { nmea.close() }
+        runtime.onShutdown.append { _ in nmea.close() }
         Console.out("NMEA: \(nmea.row.answer)")
     }
 }

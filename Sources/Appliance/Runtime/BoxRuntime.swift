@@ -9,8 +9,8 @@ final class BoxRuntime: LoopClient {
     /// Systems Check rows of parts outside the watch (the network outputs), for the snapshot.
     var extraRows: [() -> [SystemsCheck.Row]] = []
     /// Called on SIGTERM/SIGINT before the loop ends: outputs to a safe state, journal flushed.
-    var onShutdown: [() -> Void] = []
-    var onReload: (() -> Void)?
+    var onShutdown: [(Instant) -> Void] = []
+    var onReload: ((Instant) -> Void)?
     /// Signals that stand for the arm switch when it is simulated: SIGUSR1 = ARM, SIGUSR2 = off.
     var simulatedSwitch = false
     var watchdog: (interval: Duration, ping: () -> Void)?
@@ -39,14 +39,14 @@ final class BoxRuntime: LoopClient {
 
     func signal(_ number: Int32, now: Instant) -> Bool {
         if number == Signal.hangUp {
-            onReload?()
+            onReload?(now)
             return true
         }
         if simulatedSwitch, number == Signal.user1 || number == Signal.user2 {
             box.handle(.armSwitch(on: number == Signal.user1), now: now)
             return true
         }
-        for step in onShutdown { step() }
+        for step in onShutdown { step(now) }
         box.annunciator.silence()
         return false
     }
