@@ -26,21 +26,13 @@ enum Probes {
             let ci = UInt64(c)
             var rang = 0
             for i in 0..<nights {
-                let profile = ReceiverProfile.poor(1)
-                let s = Scenario(kind: .night, profile: profile, margin: 20,
-                                 seed: DetectionBench.seed(3, profile.seedTag, ci, UInt64(i)), sources: sources, condition: condition)
-                let o = box.run(s)
-                if let t = o.firstAlarm {
+                let s = night(condition, ci, i, sources: sources)
+                if let t = box.run(s).firstAlarm {
                     rang += 1
-                    var options = Replay.Options()
-                    options.settings = settings
-                    options.radius = Meters(s.radius)
-                    options.anchor = s.anchor
-                    options.arm = true
-                    var r = Replay.run([], options: options)
+                    var r = armedReplay(s, settings)
                     for reading in s.readings where reading.received.seconds <= t { r.feed(reading) }
-                    printError("  advice at the ring: \(r.watch.status(at: Instant(seconds: t)).radiusAdvice ?? "none")")
                     printError("\(condition.rawValue) night \(i) rang at \(Format.fixed(t)) s; radius \(Format.fixed(s.radius)) rms \(Format.fixed(s.noiseRMS, 1))")
+                    printError("  advice at the ring: \(r.watch.status(at: Instant(seconds: t)).radiusAdvice ?? "none")")
                 }
             }
             print("\(condition.rawValue): \(rang)/\(nights)")
@@ -49,17 +41,27 @@ enum Probes {
 }
 
 extension Probes {
-    static func trace(sources: [NoiseCapture], condition: Scenario.Condition, ci: UInt64, night i: Int, settings: WatchSettings) {
+    /// The detection benchmark's condition night `i` (condition index `ci`), poor 1 Hz at 20 m.
+    static func night(_ condition: Scenario.Condition, _ ci: UInt64, _ i: Int, sources: [NoiseCapture]) -> Scenario {
         let profile = ReceiverProfile.poor(1)
-        let s = Scenario(kind: .night, profile: profile, margin: 20,
-                         seed: DetectionBench.seed(3, profile.seedTag, ci, UInt64(i)), sources: sources, condition: condition)
-        let ring = Contender.box("probe", settings).run(s).firstAlarm ?? 0
+        return Scenario(kind: .night, profile: profile, margin: 20,
+                        seed: DetectionBench.seed(3, profile.seedTag, ci, UInt64(i)), sources: sources, condition: condition)
+    }
+
+    /// A replay marked at the scenario's anchor with its alert radius, armed, no reading fed yet.
+    static func armedReplay(_ s: Scenario, _ settings: WatchSettings) -> Replay {
         var options = Replay.Options()
         options.settings = settings
         options.radius = Meters(s.radius)
         options.anchor = s.anchor
         options.arm = true
-        var r = Replay.run([], options: options)
+        return Replay.run([], options: options)
+    }
+
+    static func trace(sources: [NoiseCapture], condition: Scenario.Condition, ci: UInt64, night i: Int, settings: WatchSettings) {
+        let s = night(condition, ci, i, sources: sources)
+        let ring = Contender.box("probe", settings).run(s).firstAlarm ?? 0
+        var r = armedReplay(s, settings)
         for (k, reading) in s.readings.enumerated() {
             r.feed(reading)
             let t = reading.received.seconds
