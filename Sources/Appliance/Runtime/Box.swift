@@ -202,7 +202,7 @@ final class Box {
                 for event in source.service(ready: requests, now: now) { handle(event, now: now) }
             }
             for s in sources where !ready.contains(where: { $0.0 === s }) {
-                if let d = s.nextDeadline(), d <= now {
+                if let d = s.dueFrom(), d <= now {
                     for event in s.service(ready: [], now: now) { handle(event, now: now) }
                 }
             }
