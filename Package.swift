@@ -21,17 +21,22 @@ let package = Package(
     targets: [
         // The watch: states, evidence rules, decisions, words. Standard library only.
         .target(name: "WatchCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
+        // The one room for the system boundary (after apple/swift-system): with the C wrappers
+        // below, the only target that imports Glibc. Errno and the one EINTR policy, descriptors
+        // that close once, whole-file reads and atomic writes, the clocks, poll and the loop's
+        // timerfd and signalfd, threads, sockets, processes, number and XML text.
+        .target(name: "Posix", dependencies: ["WatchCore", "CLinux"], swiftSettings: lean),
         // Readers for recorded GPS logs (NMEA 0183, gpsd JSON) and the one translator from a gpsd
         // report to a reading, shared by the gpsd driver. Standard library only.
         .target(name: "Recordings", dependencies: ["WatchCore"], swiftSettings: lean),
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
-        .target(name: "Journal", dependencies: ["WatchCore"], swiftSettings: lean),
+        .target(name: "Journal", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
         .target(name: "Signals", dependencies: ["WatchCore"], swiftSettings: lean),
         // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
         .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
-        // C libraries, each behind one thin wrapper file in Drivers.
+        // C libraries, each behind one thin wrapper file in Drivers (CLinux behind Posix).
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
         .systemLibrary(name: "CLinux"),
@@ -48,29 +53,29 @@ let package = Package(
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "Recordings", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquittoShim"],
+            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquittoShim"],
             swiftSettings: lean
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.
-        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore"]),
+        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore", "Posix"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux", "NMEA0183"],
+            dependencies: ["WatchCore", "Posix", "Recordings", "Journal", "Signals", "Drivers", "NMEA0183"],
             swiftSettings: lean
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
-        .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
+        .executableTarget(name: "Bench", dependencies: ["WatchCore", "Posix", "Recordings"]),
         // Journal costs: bytes and syncs per hour of holding, restore time of a 30-day journal.
-        .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Journal"]),
+        .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Posix", "Journal"]),
 
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "Posix"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
         .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal", "GPSDTestSupport"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "GPSDTestSupport"]),
     ]
 )

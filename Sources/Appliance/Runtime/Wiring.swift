@@ -1,3 +1,4 @@
+import Posix
 import Drivers
 import Recordings
 import Signals
@@ -18,7 +19,7 @@ struct Wiring {
             case "demo": return .success(SimulatedGPS(.script(.demo), start: now, speed: speed))
             default:
                 do {
-                    let log = try LogReader.read(bytes: try FileBytes.read(simulate))
+                    let log = try LogReader.read(bytes: try Files.read(simulate))
                     return .success(SimulatedGPS(.recording(log.readings), start: now, speed: speed))
                 } catch {
                     return .failure(Fault(.gpsd, "GPS: can't read the simulated log \(simulate): \(error)"))
