@@ -40,7 +40,6 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
         .systemLibrary(name: "CLinux"),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Silences alsa-lib's own stderr messages (a variadic callback Swift cannot define).
         .target(name: "CALSAShim", linkerSettings: [.linkedLibrary("asound")]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
@@ -53,7 +52,7 @@ let package = Package(
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquittoShim"],
+            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CALSA", "CALSAShim", "CGPIOShim", "CMosquittoShim"],
             swiftSettings: lean
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
