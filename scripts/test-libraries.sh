@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What the box links and loads (issue 14: peak RSS within 12 MB; Docs/architecture.md, Targets):
 #  - anchor-alert links neither libmosquitto (dlopen'ed only when [mqtt] is enabled) nor libgps
-#    (gpsd's protocol is spoken on the box's own socket), so neither they nor libssl and
-#    libcrypto are needed (readelf's NEEDED, and ldd's whole closure);
+#    (gpsd's protocol is spoken on the box's own socket) nor libsystemd (sd_notify's datagram is
+#    sent by the box), so none of them, libssl, libcrypto, libdbus or libgcrypt is needed
+#    (readelf's NEEDED, and ldd's whole closure);
 #  - where libmosquitto.so.1 can't be loaded (hidden in a private mount namespace: an empty file
 #    bound over it), `run` with [mqtt] enabled says so in the product's words and goes on
 #    watching, and `fleet` says so too.
@@ -23,8 +24,8 @@ trap 'rm -rf "$T"' EXIT
 needed=$(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
 echo "NEEDED: $needed"
 closure=$(ldd "$bin" | awk '{print $1}' | tr '\n' ' ')
-not_linked() { ! echo "$needed $closure" | grep -qE "libmosquitto|libssl|libcrypto|libgps|libdbus"; }
-check "links neither libmosquitto, libssl, libcrypto, libgps nor libdbus" not_linked
+not_linked() { ! echo "$needed $closure" | grep -qE "libmosquitto|libssl|libcrypto|libgps|libdbus|libsystemd|libgcrypt"; }
+check "links neither libmosquitto, libssl, libcrypto, libgps, libdbus, libsystemd nor libgcrypt" not_linked
 
 lib=$(ldconfig -p | awk '/libmosquitto\.so\.1 / {print $NF; exit}')
 if [ -z "$lib" ] || [ "$(id -u)" -ne 0 ]; then
