@@ -32,7 +32,7 @@ let package = Package(
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
         .target(name: "Journal", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
-        .target(name: "Signals", dependencies: ["WatchCore"], swiftSettings: lean),
+        .target(name: "Signals", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
         .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
@@ -70,6 +70,7 @@ let package = Package(
         .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Posix", "Journal"]),
 
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "Posix"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),

@@ -53,11 +53,9 @@ public protocol SirenOutput: Pollable {
     func setFault(_ on: Bool, now: Instant)
     /// Once; ignored while the alarm sounds, which says more than any chirp.
     func chirp(_ chirp: Chirp, now: Instant)
-}
-
-/// Something that plays sound patterns (the ALSA siren, or the demo's terminal bell). Playing a
-/// new pattern replaces the current one at once; `stop` drops what is queued, never drains.
-public protocol SoundOutput: AnyObject {
-    func play(_ pattern: SoundPattern)
-    func stop()
+    /// A decision the journal could not make durable (`SoundDesign.notSaved`), played like a
+    /// chirp in place of the confirmation it did not earn.
+    func notSaved(now: Instant)
+    /// Silence at once, everything off (shutdown).
+    func stopAll()
 }

@@ -1,13 +1,16 @@
 import Glibc
 
 /// A raw errno value from a failed system call, with the ones the box tells apart named.
-public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Error {
     public var rawValue: Int32
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's errno now: read it straight after the call that failed.
-    public static var current: Errno { Errno(rawValue: Glibc.errno) }
+    public static var current: Errno {
+        get { Errno(rawValue: Glibc.errno) }
+        set { Glibc.errno = newValue.rawValue }
+    }
 
     public static let noSpace = Errno(rawValue: ENOSPC)
     public static let quotaExceeded = Errno(rawValue: EDQUOT)
@@ -68,23 +71,40 @@ public enum Syscall {
     /// Runs `body` until it returns something other than -1 or fails other than with EINTR.
     @discardableResult
     public static func check<T: BinaryInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws -> T {
-        while true {
-            let r = body()
-            if r != -1 { return r }
-            let e = Glibc.errno
-            if e == EINTR { continue }
-            throw SystemError(call: call(), errno: Errno(rawValue: e))
+        switch retrying(body) {
+        case .success(let r): return r
+        case .failure(let e): throw SystemError(call: call(), errno: e)
         }
     }
 
-    /// For C libraries that return `-errno` (libgpiod's shim, ALSA): the same retry rule.
-    @discardableResult
-    public static func checkNegative<T: SignedInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws -> T {
+    /// For non-blocking descriptors: nil when the call would block (EAGAIN), without the cost
+    /// of an error on the loop's every turn.
+    public static func attempt<T: BinaryInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws -> T? {
+        switch retrying(body) {
+        case .success(let r): return r
+        case .failure(let e) where e.isWouldBlock: return nil
+        case .failure(let e): throw SystemError(call: call(), errno: e)
+        }
+    }
+
+    @inline(__always)
+    private static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
         while true {
             let r = body()
-            if r >= 0 { return r }
+            if r != -1 { return .success(r) }
+            let e = Glibc.errno
+            if e == EINTR { continue }
+            return .failure(Errno(rawValue: e))
+        }
+    }
+
+    /// For C libraries that return `-errno` (libgpiod's shim, systemd): the same rule, the
+    /// result (or its -errno) returned as it is.
+    public static func retryingNegative<T: SignedInteger>(_ body: () -> T) -> T {
+        while true {
+            let r = body()
             if r == -T(EINTR) { continue }
-            throw SystemError(call: call(), errno: Errno(rawValue: Int32(-r)))
+            return r
         }
     }
 }

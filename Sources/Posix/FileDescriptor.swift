@@ -60,6 +60,12 @@ public final class FileDescriptor: @unchecked Sendable {
         try Syscall.check(call()) { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
+    /// One read(2) on a non-blocking descriptor: nil when nothing is there (EAGAIN), without
+    /// the cost of a thrown error on the loop's every turn.
+    public func readNow(into buffer: UnsafeMutableRawBufferPointer) throws -> Int? {
+        try Syscall.attempt("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
     /// Reads into `value`'s bytes (a signalfd record, a timerfd count); the bytes read.
     public func read<T>(into value: inout T) throws -> Int {
         try withUnsafeMutableBytes(of: &value) { try read(into: $0) }

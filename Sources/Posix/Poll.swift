@@ -110,7 +110,8 @@ public final class SignalQueue {
     /// The next signal waiting, or nil.
     public func next() -> Int32? {
         var info = signalfd_siginfo()
-        guard let n = try? descriptor.read(into: &info), n == MemoryLayout<signalfd_siginfo>.size else { return nil }
+        let got = try? withUnsafeMutableBytes(of: &info) { try descriptor.readNow(into: $0) }
+        guard let n = got ?? nil, n == MemoryLayout<signalfd_siginfo>.size else { return nil }
         return Int32(info.ssi_signo)
     }
 }

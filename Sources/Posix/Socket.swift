@@ -4,19 +4,19 @@ extension FileDescriptor {
     /// Sends what the socket takes now: nil when it would block, the bytes sent otherwise.
     /// Never raises SIGPIPE.
     public func sendNow(_ bytes: [UInt8]) throws -> Int? {
-        do {
-            return try bytes.withUnsafeBytes { try send($0, dontWait: true) }
-        } catch let e as SystemError where e.wouldBlock {
-            return nil
+        try bytes.withUnsafeBytes { b in
+            try Syscall.attempt("send") { Glibc.send(rawValue, b.baseAddress, b.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         }
     }
 
     /// Receives what is there now: nil when nothing is (would block), 0 when the peer closed.
     public func receiveNow(into buffer: inout [UInt8]) throws -> Int? {
-        do {
-            return try buffer.withUnsafeMutableBytes { try receive(into: $0, dontWait: true) }
-        } catch let e as SystemError where e.wouldBlock {
-            return nil
+        try buffer.withUnsafeMutableBytes { try receiveNow(into: $0) }
+    }
+
+    public func receiveNow(into buffer: UnsafeMutableRawBufferPointer, peek: Bool = false) throws -> Int? {
+        try Syscall.attempt("recv") {
+            Glibc.recv(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT) | (peek ? Int32(MSG_PEEK) : 0))
         }
     }
 
@@ -160,6 +160,13 @@ public enum InetSocket {
         return fd
     }
 
+    /// Whether something accepts TCP connections at `host:port` now (a blocking connect, closed
+    /// at once): for tests and tools waiting for a server, never for the loop.
+    public static func accepts(host: String, port: Int) -> Bool {
+        guard let address = SocketAddress(host: host, port: port), let fd = try? make(SOCK_STREAM, nonBlocking: false) else { return false }
+        return address.withSockaddr { a, len in Glibc.connect(fd.rawValue, a, len) } == 0
+    }
+
     /// Starts a TCP connect without waiting: the socket, and whether it is connected already
     /// (loopback may be) or in progress (poll for writable, then `pendingError`).
     public static func startConnect(to address: SocketAddress) throws -> (socket: FileDescriptor, connected: Bool) {
@@ -174,8 +181,9 @@ public enum InetSocket {
 
 /// AF_UNIX stream sockets: the control socket and its clients.
 public enum UnixSocket {
-    /// sun_path holds 108 bytes with its terminating zero.
-    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) throws -> R {
+    /// The sockaddr_un of `path`, for bind or connect (tests drive raw sockets with it). sun_path
+    /// holds 108 bytes with its terminating zero.
+    public static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) throws -> R {
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -191,7 +199,7 @@ public enum UnixSocket {
         }
     }
 
-    static func make(nonBlocking: Bool) throws -> FileDescriptor {
+    public static func make(nonBlocking: Bool) throws -> FileDescriptor {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
         return FileDescriptor(adopting: try Syscall.check("socket") { socket(AF_UNIX, type, 0) })
     }

@@ -84,7 +84,7 @@ public final class WakePipe: @unchecked Sendable {
     public func drain() -> Bool {
         var any = false
         var sink = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        while let n = try? readEnd.read(into: &sink), n > 0 { any = true }
+        while let n = (try? withUnsafeMutableBytes(of: &sink) { try readEnd.readNow(into: $0) }) ?? nil, n > 0 { any = true }
         return any
     }
 }

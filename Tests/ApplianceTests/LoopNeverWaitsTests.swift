@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -17,7 +18,7 @@ import XCTest
 final class LoopNeverWaitsTests: XCTestCase {
     final class Buzzer: BuzzerLine {
         var changes: [(Instant, Bool)] = []
-        func set(on: Bool) { changes.append((SystemClock.now(), on)) }
+        func set(on: Bool) { changes.append((MonotonicClock.now(), on)) }
     }
 
     /// The test's script, run by the loop at its deadlines like any source.
@@ -70,16 +71,16 @@ final class LoopNeverWaitsTests: XCTestCase {
     private func ringThroughASlowSync(directory: String, fileSystem: any JournalFileSystem, slowFrom: () -> Void,
                                       leastSync: Double, lostStep: Double,
                                       longestPingGap: Double) throws {
-        let start = SystemClock.now()
+        let start = MonotonicClock.now()
         let opened = Journal.open(directory: directory, fileSystem: fileSystem, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
-        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
+        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
         XCTAssertNotNil(journal.completionFD)
         let buzzer = Buzzer()
         var s = WatchSettings()
         s.radius = 30
         let box = Box(watch: Watch(settings: s), sources: [buzzerSource()],
                       annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()),
-                      log: journal, wall: SystemClock.wall)
+                      log: journal, wall: WallClock.seconds)
         journal.pace = { [unowned box] in TrackPace(of: box.watch) }
 
         // The console: a pipe whose reader never reads.
@@ -94,7 +95,7 @@ final class LoopNeverWaitsTests: XCTestCase {
         let runtime = BoxRuntime(box: box)
         runtime.extraSources = [journal, sink]
         var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(SystemClock.now()) })
+        runtime.watchdog = (.seconds(1), { pings.append(MonotonicClock.now()) })
         ConsoleLog.attach(to: box, settings: s)
 
         // Ringing at once, as after a restart with the alarm latched.
@@ -110,13 +111,13 @@ final class LoopNeverWaitsTests: XCTestCase {
         let script = Script([
             (start + .milliseconds(300), {
                 // Far more than the pipe and the buffer hold: must neither block nor grow.
-                let t0 = SystemClock.now()
+                let t0 = MonotonicClock.now()
                 for i in 0..<5_000 { Console.out("Line \(i) of a console nobody reads, long enough to fill a pipe quickly") }
-                consoleTook = SystemClock.now() - t0
-                decidedAt = SystemClock.now()
+                consoleTook = MonotonicClock.now() - t0
+                decidedAt = MonotonicClock.now()
                 box.handle(.decision(.setRadius(45)), now: decidedAt!) { o in
                     outcome = o
-                    answeredAt = SystemClock.now()
+                    answeredAt = MonotonicClock.now()
                 }
             }),
         ])
@@ -130,14 +131,14 @@ final class LoopNeverWaitsTests: XCTestCase {
             if let answeredAt {
                 stopper.steps = [(answeredAt + .milliseconds(1200), { _ = pthread_kill(pthread_self(), SIGTERM) })]
             } else {
-                watchReceipt.steps = [(SystemClock.now() + .milliseconds(100), lookForTheReceipt)]
+                watchReceipt.steps = [(MonotonicClock.now() + .milliseconds(100), lookForTheReceipt)]
             }
         }
         watchReceipt.steps = [(start + .milliseconds(400), lookForTheReceipt)]
         runtime.extraSources.append(watchReceipt)
         let counting = NetworkOutageTimingTests.Counting(runtime)
         loop.run(counting)
-        journal.close(now: SystemClock.now())
+        journal.close(now: MonotonicClock.now())
         print("loop: \(counting.turns) turns, \(counting.sleptInPoll) slept in poll, \(counting.sleptOutsidePoll) slept outside it")
         XCTAssertEqual(counting.sleptOutsidePoll, 0, "the loop's thread slept outside its poll: \(counting.sleepers.prefix(5))")
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -49,7 +50,7 @@ final class WakeupBudgetTests: XCTestCase {
         let start = Instant(seconds: 10_000)
         let fs = FlakyFileSystem()
         let opened = Journal.open(directory: "/journal", fileSystem: fs, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
-        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
+        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
         defer { journal.close(now: start) }
         let gps = Readings(at: anchor)
         let buzzer = Buzzer()
@@ -57,7 +58,7 @@ final class WakeupBudgetTests: XCTestCase {
         s.radius = 40
         let box = Box(watch: Watch(settings: s), sources: [gps],
                       annunciator: Annunciator(buzzer: buzzerFitted ? buzzer : nil, siren: nil, book: DesignedSounds()),
-                      log: journal, wall: SystemClock.wall)
+                      log: journal, wall: WallClock.seconds)
         journal.pace = { [unowned box] in TrackPace(of: box.watch) }
         let snapshot = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [.buzzer, .journal, .watchdog])
         defer { snapshot.remove() }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Posix
 import Recordings
 import WatchCore
@@ -15,7 +12,7 @@ extension Configuration {
             bytes = try Files.read(path, limit: 1 << 20)
         } catch {
             // The default file may simply not exist on a fresh box: defaults, no fault.
-            if !explicit, access(path, F_OK) != 0 {
+            if !explicit, !Files.exists(path) {
                 return LoadedConfiguration(configuration: Configuration(), problems: [], path: nil)
             }
             return LoadedConfiguration(configuration: Configuration(),

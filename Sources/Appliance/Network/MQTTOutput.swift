@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Drivers
 import Recordings
 import WatchCore
@@ -42,7 +40,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         var credentials = MQTTClient.Credentials()
         credentials.username = settings.username
         if !settings.passwordFile.isEmpty {
-            credentials.password = Posix.readText(settings.passwordFile)?.withoutSpace ?? ""
+            credentials.password = Files.readText(settings.passwordFile)?.withoutSpace ?? ""
         }
         credentials.caFile = settings.caFile
         credentials.certFile = settings.certFile
@@ -166,7 +164,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     func pollRequests() -> [PollRequest] {
         guard let client, client.fd >= 0 else { return [] }
-        return [PollRequest(fd: client.fd, events: Int16(POLLIN) | (client.wantsToWrite ? Int16(POLLOUT) : 0))]
+        return [PollRequest(fd: client.fd, events: PollEvents.readable | (client.wantsToWrite ? PollEvents.writable : 0))]
     }
 
     func nextDeadline() -> Instant? {
@@ -177,8 +175,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         self.now = now
         guard let client else { return [] }
         for r in ready {
-            if r.events & Int16(POLLOUT) != 0, let err = client.write() { lost("connection lost (\(err))") }
-            if r.events & Int16(POLLIN | POLLHUP | POLLERR) != 0, let err = client.read() { lost("connection lost (\(err))") }
+            if r.events & PollEvents.writable != 0, let err = client.write() { lost("connection lost (\(err))") }
+            if r.events & PollEvents.readableOrClosed != 0, let err = client.read() { lost("connection lost (\(err))") }
         }
         if let since = connectingSince, now >= since + .seconds(10) {
             client.disconnect()

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import WatchCore
 
 /// GPS from gpsd: connects without blocking the loop, reads its JSON reports from the socket, turns
@@ -40,7 +40,7 @@ public final class GPSDClient: Pollable {
 
     private enum Phase {
         case waiting(until: Instant)
-        case connecting(TCPConnectProbe, candidates: [sockaddr_storage], index: Int, deadline: Instant)
+        case connecting(TCPConnectProbe, candidates: [TCPConnectProbe.Address], index: Int, deadline: Instant)
         case streaming
     }
 
@@ -85,13 +85,11 @@ public final class GPSDClient: Pollable {
         self.downSince = now
         // The WATCH request is sent with MSG_NOSIGNAL; SIGPIPE stays ignored for whoever else
         // writes to a peer that may be gone.
-        _ = signal(SIGPIPE, SIG_IGN)
+        Signal.ignoreBrokenPipe()
     }
 
     public static func systemWallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        WallClock.seconds()
     }
 
     /// True while a gpsd connection is streaming.
@@ -105,8 +103,8 @@ public final class GPSDClient: Pollable {
     public func pollRequests() -> [PollRequest] {
         switch phase {
         case .waiting: return []
-        case .connecting(let probe, _, _, _): return [PollRequest(fd: probe.fd, events: Int16(POLLOUT))]
-        case .streaming: return connection.fd.map { [PollRequest(fd: $0, events: Int16(POLLIN))] } ?? []
+        case .connecting(let probe, _, _, _): return [PollRequest(fd: probe.fd, events: PollEvents.writable)]
+        case .streaming: return connection.fd.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? []
         }
     }
 
@@ -162,7 +160,7 @@ public final class GPSDClient: Pollable {
         startProbe(candidates: candidates, index: 0, now: now)
     }
 
-    private func startProbe(candidates: [sockaddr_storage], index: Int, now: Instant) {
+    private func startProbe(candidates: [TCPConnectProbe.Address], index: Int, now: Instant) {
         let probe = TCPConnectProbe(address: candidates[index])
         let outcome = probe.start()
         if outcome == .inProgress {
@@ -173,7 +171,7 @@ public final class GPSDClient: Pollable {
         }
     }
 
-    private func finishProbe(_ probe: TCPConnectProbe, _ outcome: TCPConnectProbe.Outcome, candidates: [sockaddr_storage],
+    private func finishProbe(_ probe: TCPConnectProbe, _ outcome: TCPConnectProbe.Outcome, candidates: [TCPConnectProbe.Address],
                              index: Int, now: Instant) {
         switch outcome {
         case .inProgress:
@@ -186,8 +184,8 @@ public final class GPSDClient: Pollable {
                 return startProbe(candidates: candidates, index: index + 1, now: now)
             }
             switch error.errno {
-            case ECONNREFUSED: fail(.refused, now)
-            case ETIMEDOUT: fail(.timedOut, now)
+            case .connectionRefused: fail(.refused, now)
+            case .timedOut: fail(.timedOut, now)
             default: fail(.unreachable, now)
             }
         }
@@ -262,7 +260,7 @@ public final class GPSDClient: Pollable {
                 progressed = true
                 stats.garbage += 1
             case .none:
-                if !progressed, revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, connection.peerClosed() {
+                if !progressed, revents & PollEvents.readableOrClosed != 0, connection.peerClosed() {
                     lost(now)
                 }
                 return

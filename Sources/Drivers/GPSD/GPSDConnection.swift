@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// One streaming connection to gpsd, on a socket the box opened itself: the non-blocking
 /// connect is `TCPConnectProbe`'s, polled by the loop; this sends gpsd the WATCH request that
@@ -24,25 +24,31 @@ final class GPSDConnection {
     /// What libgps's `gps_stream(WATCH_ENABLE | WATCH_JSON)` sent: reports as JSON lines.
     static let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8)
 
-    private var socket: Int32 = -1
-    var isOpen: Bool { socket >= 0 }
+    private var socket: FileDescriptor?
+    var isOpen: Bool { socket != nil }
 
     deinit { close() }
 
     /// The socket to poll for input, while open.
-    var fd: Int32? { isOpen ? socket : nil }
+    var fd: Int32? { socket?.rawValue }
 
     /// Takes over `fd`, a connected non-blocking stream socket (`TCPConnectProbe.takeSocket`),
     /// and asks gpsd for JSON reports. The descriptor is this connection's from here on, closed
     /// by `close` even when this throws.
     func adopt(_ fd: Int32) throws(OpenError) {
         close()
-        socket = fd
-        let n = Self.watch.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-        if n != Self.watch.count {
-            let e = n < 0 ? errno : EAGAIN
+        let socket = FileDescriptor(adopting: fd)
+        self.socket = socket
+        let sent: Int?
+        do {
+            sent = try socket.sendNow(Self.watch)
+        } catch {
             close()
-            throw .stream(errno: e)
+            throw .stream(errno: (error as? SystemError)?.errno.rawValue ?? 0)
+        }
+        if sent != Self.watch.count {
+            close()
+            throw .stream(errno: Errno.wouldBlock.rawValue)
         }
     }
 
@@ -51,7 +57,7 @@ final class GPSDConnection {
     /// gps_read: a TPV (ten a second at 10 Hz) is parsed once, by `GPSDFix.tpv`, straight from
     /// the bytes; the rare other classes go through `GPSDLine`.
     func read() -> ReadResult {
-        guard let fd else { return .closed(errno: EBADF) }
+        guard isOpen, let socket else { return .closed(errno: Errno.badDescriptor.rawValue) }
         if let r = nextMessage() { return r }
         while true {
             if filled == buffer.count {
@@ -60,18 +66,17 @@ final class GPSDConnection {
                 start = 0
                 return .garbage
             }
-            let n = buffer.withUnsafeMutableBytes { raw in
-                recv(fd, raw.baseAddress! + filled, raw.count - filled, Int32(MSG_DONTWAIT))
-            }
-            if n == 0 { return .closed(errno: 0) }
-            if n < 0 {
-                switch errno {
-                case EINTR: continue
-                case EAGAIN, EWOULDBLOCK: return .none
-                case let e: return .closed(errno: e)
+            let received: Int?
+            do {
+                received = try buffer.withUnsafeMutableBytes { raw in
+                    try socket.receiveNow(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
                 }
+            } catch {
+                return .closed(errno: (error as? SystemError)?.errno.rawValue ?? 0)
             }
-            filled += n
+            guard let got = received else { return .none }
+            if got == 0 { return .closed(errno: 0) }
+            filled += got
             return nextMessage() ?? .none
         }
     }
@@ -97,13 +102,13 @@ final class GPSDConnection {
             start = 0
             filled = 0
         }
-        let nl: Int? = buffer.withUnsafeBufferPointer { b in
-            memchr(b.baseAddress! + start, 0x0A, filled - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - b.baseAddress! }
+        let nl: Int? = buffer.withUnsafeBytes { b in
+            Memory.firstIndex(of: 0x0A, in: UnsafeRawBufferPointer(rebasing: b[start..<filled])).map { start + $0 }
         }
         guard let nl else {
             if start > 0 {
                 buffer.withUnsafeMutableBytes { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, filled - start)
+                    raw.baseAddress!.copyMemory(from: raw.baseAddress! + start, byteCount: filled - start)
                 }
                 filled -= start
                 start = 0
@@ -127,24 +132,21 @@ final class GPSDConnection {
     /// True when the peer has closed the socket: recv() would return 0. Used when a read made
     /// no progress on a readable socket (a partial line can hide the end of the stream).
     func peerClosed() -> Bool {
-        guard let fd else { return true }
+        guard isOpen, let socket else { return true }
         var byte: UInt8 = 0
-        while true {
-            let n = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-            if n == 0 { return true }
-            if n > 0 { return false }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return false
-            default: return true
-            }
+        do {
+            // nil: nothing to read yet, the peer is still there.
+            guard let n = try withUnsafeMutableBytes(of: &byte, { try socket.receiveNow(into: $0, peek: true) }) else { return false }
+            return n == 0
+        } catch {
+            return true
         }
     }
 
     func close() {
         guard isOpen else { return }
-        _ = Glibc.close(socket)
-        socket = -1
+        socket?.close()
+        socket = nil
         start = 0
         filled = 0
     }

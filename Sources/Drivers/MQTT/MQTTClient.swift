@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CMosquittoShim
+import Posix
 
 /// libmosquitto without its thread: the caller polls `fd` (for writing too while
 /// `wantsToWrite`), calls `read()` / `write()` when poll says so and `misc()` now and then for
@@ -123,7 +121,7 @@ public final class MQTTClient {
     private func check(_ r: Int32) -> String? { r == MOSQ_ERR_SUCCESS.rawValue ? nil : Self.describe(r) }
 
     public static func describe(_ r: Int32) -> String {
-        if r == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if r == MOSQ_ERR_ERRNO.rawValue { return Errno.current.description }
         return String(cString: aa_mosquitto_strerror(r))
     }
 
