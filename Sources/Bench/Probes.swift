@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 import Recordings
 
@@ -20,7 +18,7 @@ import Recordings
 enum Probes {
     static func run(sources: [NoiseCapture], nights: Int, settings: WatchSettings) {
         let box = Contender.box("probe", settings)
-        let pick = getenv("ANCHOR_PROBE_CONDITIONS").map { String(cString: $0).split(separator: ",").compactMap { Int($0) }.filter { (0..<3).contains($0) } } ?? [0, 1, 2]
+        let pick = Process.environment("ANCHOR_PROBE_CONDITIONS").map { $0.split(separator: ",").compactMap { Int($0) }.filter { (0..<3).contains($0) } } ?? [0, 1, 2]
         for c in pick {
             let condition = [Scenario.Condition.dropouts, .accuracyBursts, .twoD][c]
             let ci = UInt64(c)
@@ -76,7 +74,7 @@ extension Probes {
 extension Probes {
     /// For drags: when most fixes of the last 10 s first lie outside the radius, after the exit.
     static func majority(sources: [NoiseCapture], drags: Int, knots: Double, settings: WatchSettings) {
-        let name = getenv("ANCHOR_PROBE_PROFILE").map { String(cString: $0) } ?? "poor1"
+        let name = Process.environment("ANCHOR_PROBE_PROFILE") ?? "poor1"
         let profile: ReceiverProfile = name == "good10" ? .good(10) : name == "good1" ? .good(1) : name == "poor10" ? .poor(10) : .poor(1)
         let margin = profile.quality == .good ? 10.0 : 20.0
         var firsts: [Double] = [], boxes: [Double] = [], bounds: [Double] = []
