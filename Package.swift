@@ -37,21 +37,22 @@ let package = Package(
         .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
         // C libraries, each behind one thin wrapper file in Drivers (CLinux behind Posix).
-        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
         .systemLibrary(name: "CLinux"),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Silences alsa-lib's own stderr messages (a variadic callback Swift cannot define).
         .target(name: "CALSAShim", linkerSettings: [.linkedLibrary("asound")]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
         .target(name: "CGPIOShim", linkerSettings: [.linkedLibrary("gpiod")]),
+        // libmosquitto, dlopen'ed only when MQTT is used (<mosquitto.h> from libmosquitto-dev to
+        // build; libmosquitto1 to run it): not linked, so a box without MQTT never maps it or
+        // the libssl and libcrypto it brings.
+        .target(name: "CMosquittoShim"),
 
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"],
+            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CALSA", "CALSAShim", "CGPIOShim", "CMosquittoShim"],
             swiftSettings: lean
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.

@@ -35,11 +35,16 @@ final class SnapshotWriter {
         try Files.makeDirectories(directory, mode: 0o755)
     }
 
-    /// When the loop must call `publish` again even if nothing happens.
+    /// When the loop must call `publish` again even if nothing happens. The steady write is due
+    /// `interval` after the last and rides on the first turn from then on (`publish` runs every
+    /// turn that changes anything, a GPS reading's included); the timer wakes for it alone only
+    /// after `lateness` more, well inside the snapshot's validity (`StatusSnapshot.validity`).
     func nextDeadline() -> Instant? {
         if let retryAt { return retryAt }
-        return lastWrite.map { $0 + interval }
+        return lastWrite.map { $0 + interval + lateness }
     }
+
+    var lateness: Duration { .nanoseconds(interval.nanoseconds / 6) }
 
     /// Writes the snapshot if it changed or the steady interval is due. `now` is the loop's
     /// monotonic instant (the watch's clock); `wall` the same moment on the wall clock.

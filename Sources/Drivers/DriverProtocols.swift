@@ -19,8 +19,18 @@ public protocol Pollable: AnyObject {
     func pollRequests() -> [PollRequest]
     /// `ready` holds this source's descriptors with their returned events (empty on a deadline).
     func service(ready: [PollRequest], now: Instant) -> [Event]
-    /// When this source needs servicing even with no I/O (backoff, staleness), if ever.
+    /// When this source needs servicing even with no I/O (backoff, staleness), if ever: the
+    /// loop's timer wakes for it then at the latest.
     func nextDeadline() -> Instant?
+    /// From when a turn that happens anyway (a GPS reading's) serves this source without I/O.
+    /// Earlier than `nextDeadline` for work that may come a little early (a periodic check),
+    /// so it rides on a turn the loop takes anyway and the timer rarely wakes for it alone.
+    /// By default the same as `nextDeadline`.
+    func dueFrom() -> Instant?
+}
+
+extension Pollable {
+    public func dueFrom() -> Instant? { nextDeadline() }
 }
 
 /// The buzzer: one output line. Patterns are timed by the loop's timer, never by sleeping.

@@ -1,14 +1,14 @@
 import Glibc
 
-/// A non-blocking TCP connect to gpsd's address, offered to the loop's poll. libgps connects
-/// with a blocking connect(), which on an unreachable host would stall the loop for the kernel's
-/// SYN timeout (minutes); the probe finds out first, without blocking, whether the address
-/// accepts, and only then hands libgps its numeric form.
+/// A non-blocking TCP connect to gpsd's address, offered to the loop's poll: a blocking
+/// connect() to an unreachable host would stall the loop for the kernel's SYN timeout
+/// (minutes). Once the address accepts, the connected socket itself is handed to
+/// `GPSDConnection` (`takeSocket`): the box opens no second connection.
 public final class TCPConnectProbe {
     public enum Outcome: Equatable {
         case inProgress
-        /// Accepted: the numeric address libgps should open.
-        case connected(numericHost: String)
+        /// Accepted: `takeSocket` hands over the connected socket.
+        case connected
         case failed(SystemError)
     }
 
@@ -74,7 +74,7 @@ public final class TCPConnectProbe {
         let r = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
         }
-        if r == 0 { return connected() }
+        if r == 0 { return .connected }
         switch Glibc.errno {
         // EINTR on a non-blocking connect: the connection still proceeds asynchronously.
         case EINPROGRESS, EINTR: return .inProgress
@@ -93,22 +93,14 @@ public final class TCPConnectProbe {
         }
         if err == EINPROGRESS || err == EALREADY { return .inProgress }
         if err != 0 { return .failed(SystemError(call: "connect", errno: Errno(rawValue: err))) }
-        return connected()
+        return .connected
     }
 
-    private func connected() -> Outcome {
-        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
-        let r = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST)
-            }
-        }
-        close()
-        guard r == 0 else { return .failed(SystemError(call: "getnameinfo", errno: .invalid)) }
-        let text = host.withUnsafeBufferPointer { buf in
-            String(decoding: UnsafeRawBufferPointer(buf).prefix { $0 != 0 }, as: UTF8.self)
-        }
-        return .connected(numericHost: text)
+    /// The connected socket, handed over (`GPSDConnection.adopt`): the probe no longer owns it.
+    public func takeSocket() -> Int32 {
+        let s = fd
+        fd = -1
+        return s
     }
 
     /// Closes the probe socket. Never retried on EINTR: on Linux the descriptor is gone anyway.

@@ -51,7 +51,7 @@ enum FleetCommand: Command {
             return ExitCode.usage
         }
         guard let client = MQTTClient(id: "anchor-alert-fleet-\(Process.id)", credentials: credentials) else {
-            Console.error("Fleet: can't set up the MQTT client")
+            Console.error("Fleet: \(MQTTClient.unavailable ?? "can't set up the MQTT client")")
             return ExitCode.failure
         }
         var view = FleetView()

@@ -12,7 +12,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     let settings: MQTTSettings
     let boxName: String
     let base: String
-    private let client: MQTTClient?
+    let client: MQTTClient?
     private let interval: Duration
     /// Builds the snapshot of the status the box announces (`Box.announcers`).
     private let snapshot: SnapshotWriter?
@@ -47,7 +47,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         credentials.keyFile = settings.keyFile
         client = MQTTClient(id: "anchor-alert-\(boxName)", credentials: credentials)
         guard let client else {
-            problem = "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
+            problem = MQTTClient.unavailable.map { "\($0); install the libmosquitto1 package, then restart the box" }
+                ?? "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
             return
         }
         client.will(topic: "\(base)/online", payload: "offline", retain: true)
@@ -109,6 +110,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     }
 
     var row: SystemsCheck.Row {
+        // Without a client nothing is tried again: the problem says what to do.
+        if client == nil, let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)") }
         if let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem); trying again") }
         if client?.connected != true { return SystemsCheck.Row(.mqtt, .attention, "No: connecting to \(settings.broker):\(settings.port)") }
         return SystemsCheck.Row(.mqtt, .ok, "Yes: \(base) on \(settings.broker):\(settings.port)")

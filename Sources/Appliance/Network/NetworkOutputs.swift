@@ -26,7 +26,11 @@ enum NetworkOutputs {
         runtime.box.announcers.append(mqtt)
         runtime.extraRows.append { [mqtt.row] }
         runtime.onShutdown.append { _ in mqtt.close() }
-        Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
+        if mqtt.client == nil, let problem = mqtt.problem {
+            Console.error("MQTT: \(problem); not publishing")
+        } else {
+            Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
+        }
     }
 
     static func hostName() -> String { Process.hostName ?? "" }

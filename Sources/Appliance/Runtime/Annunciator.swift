@@ -68,9 +68,12 @@ final class Annunciator {
         set(false)
     }
 
+    /// The chirp's end (the fault pattern resumes after it) and, with a buzzer fitted, its line's
+    /// next step. Without one the steps move nothing (the siren times its own), so the loop
+    /// does not wake for them.
     func nextDeadline(now: Instant) -> Instant? {
         var next = chirpEnd
-        if let change = player.nextChange(after: now) {
+        if buzzer != nil, let change = player.nextChange(after: now) {
             next = next.map { min($0, change) } ?? change
         }
         return next

@@ -204,7 +204,7 @@ final class Box {
             for (source, requests) in ready { dispatch(source, requests, now: now) }
             // The sources are a handful: identity scans, no sets built per turn.
             func due(_ s: Pollable) {
-                guard !ready.contains(where: { $0.0 === s }), let d = s.nextDeadline(), d <= now else { return }
+                guard !ready.contains(where: { $0.0 === s }), let d = s.dueFrom(), d <= now else { return }
                 dispatch(s, [], now: now)
             }
             for s in sources { due(s) }

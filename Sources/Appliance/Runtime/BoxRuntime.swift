@@ -26,8 +26,10 @@ final class BoxRuntime: LoopClient {
             if let d = s.nextDeadline() { next = next.map { min($0, d) } ?? d }
         }
         if let w = watchdog {
-            // Pinged from the loop itself at half the interval: a stalled loop misses it.
-            let due = (lastPing ?? now) + .nanoseconds(w.interval.nanoseconds / 2)
+            // Pinged from the loop itself, at half the interval at the latest: a stalled loop
+            // misses it. Turns that happen anyway ping earlier (`endOfTurn`), so this timer
+            // fires only when nothing else woke the loop for half the interval.
+            let due = (lastPing ?? now) + Self.latestPing(w.interval)
             next = next.map { min($0, due) } ?? due
         }
         return next
@@ -51,11 +53,19 @@ final class BoxRuntime: LoopClient {
         return false
     }
 
+    /// The watchdog is pinged on any turn from a quarter of its interval after the last ping,
+    /// and the timer wakes the loop for it at half the interval (sd_watchdog_enabled(3)'s
+    /// advice) only when no other turn came: a box holding on GPS readings pings on their turns
+    /// and never wakes for the watchdog alone. Pings stay between a quarter and a half of the
+    /// interval apart, whatever the loop's rate.
     func endOfTurn(now: Instant) {
         guard let w = watchdog else { return }
-        if lastPing == nil || now - lastPing! >= .nanoseconds(w.interval.nanoseconds / 2) {
+        if lastPing == nil || now - lastPing! >= Self.earliestPing(w.interval) {
             w.ping()
             lastPing = now
         }
     }
+
+    static func earliestPing(_ interval: Duration) -> Duration { .nanoseconds(interval.nanoseconds / 4) }
+    static func latestPing(_ interval: Duration) -> Duration { .nanoseconds(interval.nanoseconds / 2) }
 }

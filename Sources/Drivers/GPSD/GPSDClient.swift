@@ -1,7 +1,7 @@
 import Posix
 import WatchCore
 
-/// GPS from gpsd: connects without blocking the loop, streams JSON reports through libgps, turns
+/// GPS from gpsd: connects without blocking the loop, reads its JSON reports from the socket, turns
 /// each TPV into a `GPSReading`, and raises and clears the gpsd, receiver and clock faults.
 ///
 /// Faults and why they push or not:
@@ -27,7 +27,7 @@ public final class GPSDClient: Pollable {
         public var reports = 0
         /// TPVs dropped because they repeated the previous GPS time.
         public var repeated = 0
-        /// Lines that were not JSON gpsd would send, or a TPV libgps could not unpack.
+        /// Lines that were not JSON gpsd would send, or a TPV that could not be read.
         public var garbage = 0
         /// gpsd's release, from its VERSION banner.
         public var gpsdRelease: String?
@@ -45,7 +45,7 @@ public final class GPSDClient: Pollable {
     }
 
     private var phase: Phase
-    private let connection = LibGPSConnection()
+    private let connection = GPSDConnection()
     private let wallClock: () -> Double
     private var pending: [Event] = []
 
@@ -57,7 +57,7 @@ public final class GPSDClient: Pollable {
     /// gpsd's VERSION banner arrived on this connection: only that proves a live gpsd, since a
     /// gpsd that is shutting down still accepts for a moment and then closes.
     private var bannerSeen = false
-    /// Set when the batch limit left whole lines in libgps's buffer: poll won't say so.
+    /// Set when the batch limit left whole lines in the connection's buffer: poll won't say so.
     private var bufferedSince: Instant?
 
     // The receiver, while streaming.
@@ -83,8 +83,8 @@ public final class GPSDClient: Pollable {
         self.phase = .waiting(until: now)
         // Down until a gpsd says hello: the grace for the gpsd fault starts now.
         self.downSince = now
-        // libgps writes to the socket with plain write(): a write to a gpsd that just died would
-        // otherwise kill the whole box with SIGPIPE.
+        // The WATCH request is sent with MSG_NOSIGNAL; SIGPIPE stays ignored for whoever else
+        // writes to a peer that may be gone.
         Signal.ignoreBrokenPipe()
     }
 
@@ -97,9 +97,6 @@ public final class GPSDClient: Pollable {
         if case .streaming = phase { return true }
         return false
     }
-
-    /// The API major version of the libgps headers this was built against.
-    public static var libgpsAPI: Int { LibGPSConnection.apiMajor }
 
     // MARK: - Pollable
 
@@ -137,7 +134,7 @@ public final class GPSDClient: Pollable {
             if now >= until { attempt(now) }
         case .connecting(let probe, let candidates, let index, let deadline):
             if ready.contains(where: { $0.fd == probe.fd }) {
-                finishProbe(probe.finish(), candidates: candidates, index: index, now: now)
+                finishProbe(probe, probe.finish(), candidates: candidates, index: index, now: now)
             } else if now >= deadline {
                 probe.close()
                 fail(.timedOut, now)
@@ -170,16 +167,17 @@ public final class GPSDClient: Pollable {
             phase = .connecting(probe, candidates: candidates, index: index,
                                 deadline: now + settings.connectTimeout)
         } else {
-            finishProbe(outcome, candidates: candidates, index: index, now: now)
+            finishProbe(probe, outcome, candidates: candidates, index: index, now: now)
         }
     }
 
-    private func finishProbe(_ outcome: TCPConnectProbe.Outcome, candidates: [TCPConnectProbe.Address], index: Int, now: Instant) {
+    private func finishProbe(_ probe: TCPConnectProbe, _ outcome: TCPConnectProbe.Outcome, candidates: [TCPConnectProbe.Address],
+                             index: Int, now: Instant) {
         switch outcome {
         case .inProgress:
             break
-        case .connected(let host):
-            open(numericHost: host, now: now)
+        case .connected:
+            open(probe.takeSocket(), now: now)
         case .failed(let error):
             // localhost is both ::1 and 127.0.0.1; gpsd may listen on only one of them.
             if index + 1 < candidates.count {
@@ -193,15 +191,12 @@ public final class GPSDClient: Pollable {
         }
     }
 
-    private func open(numericHost: String, now: Instant) {
+    private func open(_ socket: Int32, now: Instant) {
         do {
-            try connection.open(host: numericHost, port: settings.port)
+            try connection.adopt(socket)
         } catch {
-            // The probe was accepted a moment ago: a refusal now is gpsd going away in between.
-            if case .open(let code, _) = error, code == -6 || code == Errno.connectionRefused.rawValue {
-                return fail(.refused, now)
-            }
-            return fail(.rejected, now)
+            // Accepted a moment ago and gone already: gpsd going away in between.
+            return fail(.refused, now)
         }
         phase = .streaming
         stats.connects += 1

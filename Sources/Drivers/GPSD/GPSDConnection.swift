@@ -1,17 +1,14 @@
-import CGPS
 import Posix
 
-/// The one file that imports libgps. One streaming connection to gpsd: open, read one message at
-/// a time without blocking, close. Builds against gpsd 3.22 (API 11) and 3.25 (API 14): it
-/// touches only names both share, and converts `gps_fd` (int in 3.22, intptr_t in 3.25) and the
-/// watch flags (see `aa_gps_watch_json`) in ways that compile under both.
-final class LibGPSConnection {
+/// One streaming connection to gpsd, on a socket the box opened itself: the non-blocking
+/// connect is `TCPConnectProbe`'s, polled by the loop; this sends gpsd the WATCH request that
+/// starts the JSON reports, reads one message at a time without blocking, and closes. Nothing
+/// here waits: no libgps (its `gps_open` connected blocking, and resolved names).
+final class GPSDConnection {
     enum OpenError: Error, Equatable {
-        /// gps_open failed: its negative NL_* code (-6 is "can't connect") or errno.
-        case open(code: Int32, message: String)
-        /// The WATCH request could not be sent.
+        /// The WATCH request could not be sent whole at once (a fresh socket's buffer is empty,
+        /// so this is a connection already gone).
         case stream(errno: Int32)
-        case nonBlocking(errno: Int32)
     }
 
     enum ReadResult {
@@ -24,60 +21,41 @@ final class LibGPSConnection {
         case closed(errno: Int32)
     }
 
-    /// libgps keeps pointers into this structure (24 KB in 3.22), so it lives on the heap, once,
-    /// for the connection's life.
-    private let data: UnsafeMutablePointer<gps_data_t>
-    private(set) var isOpen = false
-    /// libgps's socket, borrowed: gps_close closes it.
+    /// What libgps's `gps_stream(WATCH_ENABLE | WATCH_JSON)` sent: reports as JSON lines.
+    static let watch = Array(#"?WATCH={"enable":true,"json":true};"#.utf8)
+
     private var socket: FileDescriptor?
+    var isOpen: Bool { socket != nil }
 
-    init() {
-        data = .allocate(capacity: 1)
-        UnsafeMutableRawPointer(data).initializeMemory(
-            as: UInt8.self, repeating: 0, count: MemoryLayout<gps_data_t>.stride)
-    }
-
-    deinit {
-        close()
-        data.deallocate()
-    }
-
-    /// The API major version of the headers this was built against.
-    static var apiMajor: Int { Int(aa_gps_api_major()) }
+    deinit { close() }
 
     /// The socket to poll for input, while open.
-    var fd: Int32? { isOpen ? Int32(truncatingIfNeeded: data.pointee.gps_fd) : nil }
+    var fd: Int32? { socket?.rawValue }
 
-    /// Connects and asks for JSON reports. `host` should be a numeric address the caller has just
-    /// seen accept a connection: gps_open's own connect() blocks.
-    func open(host: String, port: UInt16) throws(OpenError) {
+    /// Takes over `fd`, a connected non-blocking stream socket (`TCPConnectProbe.takeSocket`),
+    /// and asks gpsd for JSON reports. The descriptor is this connection's from here on, closed
+    /// by `close` even when this throws.
+    func adopt(_ fd: Int32) throws(OpenError) {
         close()
-        Errno.current = Errno(rawValue: 0)
-        if gps_open(host, String(port), data) != 0 {
-            let code = Errno.current.rawValue
-            let message = code < 0 ? String(cString: gps_errstr(code)) : Errno(rawValue: code).description
-            throw .open(code: code, message: message)
-        }
-        isOpen = true
-        if gps_stream(data, aa_gps_watch_json(), nil) != 0 {
-            let e = Errno.current.rawValue
-            close()
-            throw .stream(errno: e)
-        }
-        // From here on nothing may wait on the socket: `read` uses recv with MSG_DONTWAIT too.
-        socket = FileDescriptor(borrowing: Int32(truncatingIfNeeded: data.pointee.gps_fd))
+        let socket = FileDescriptor(adopting: fd)
+        self.socket = socket
+        let sent: Int?
         do {
-            try socket?.setNonBlocking()
+            sent = try socket.sendNow(Self.watch)
         } catch {
             close()
-            throw .nonBlocking(errno: (error as? SystemError)?.errno.rawValue ?? 0)
+            throw .stream(errno: (error as? SystemError)?.errno.rawValue ?? 0)
+        }
+        if sent != Self.watch.count {
+            close()
+            throw .stream(errno: Errno.wouldBlock.rawValue)
         }
     }
 
     /// Reads at most one message: the next whole line in the buffer, or, when none is there, one
     /// non-blocking recv() and then the next whole line. gpsd's reports are read here, not by
     /// gps_read: a TPV (ten a second at 10 Hz) is parsed once, by `GPSDFix.tpv`, straight from
-    /// the bytes; the rare other classes go through `GPSDLine`. libgps opens, streams and closes.
+    /// the bytes; the rare other classes go through `GPSDLine`.
     func read() -> ReadResult {
         guard isOpen, let socket else { return .closed(errno: Errno.badDescriptor.rawValue) }
         if let r = nextMessage() { return r }
@@ -167,10 +145,9 @@ final class LibGPSConnection {
 
     func close() {
         guard isOpen else { return }
-        isOpen = false
+        socket?.close()
         socket = nil
         start = 0
         filled = 0
-        _ = gps_close(data)
     }
 }
