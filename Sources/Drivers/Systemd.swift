@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// Tells systemd how the box is doing, by sd_notify(3)'s protocol (one datagram of
 /// newline-separated assignments to the socket in `NOTIFY_SOCKET`, spoken here without
@@ -45,8 +43,8 @@ public struct Systemd: Sendable {
     public init() {
         // As sd_watchdog_enabled(3): WATCHDOG_USEC, for this process when WATCHDOG_PID names it
         // (or is unset). A malformed or zero value is treated as not watched, not as an error.
-        let env = { (name: String) in getenv(name).map { String(cString: $0) } }
-        let pidMatches = env("WATCHDOG_PID").map { Int32($0) == getpid() } ?? true
+        let env = Process.environment
+        let pidMatches = env("WATCHDOG_PID").map { Int32($0) == Process.id } ?? true
         if pidMatches, let text = env("WATCHDOG_USEC"), let usec = UInt64(text), usec > 0, usec <= UInt64(Int64.max / 1_000) {
             watchdogInterval = .nanoseconds(Int64(usec) * 1_000)
         } else {
@@ -85,35 +83,16 @@ public struct Systemd: Sendable {
     }
 
     /// One datagram to `NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace), as
-    /// sd_notify(3) sends it, never waiting (MSG_DONTWAIT). EINTR policy: retry. A
-    /// notification is a single datagram and each one is idempotent (READY, STATUS, WATCHDOG
-    /// twice mean the same as once), so a retry cannot do harm.
+    /// sd_notify(3) sends it, never waiting. A notification is a single datagram and each one is
+    /// idempotent (READY, STATUS, WATCHDOG twice mean the same as once), so the room's retry on
+    /// EINTR cannot do harm.
     private func notify(_ state: String) throws -> Delivery {
-        guard let raw = getenv("NOTIFY_SOCKET"), raw.pointee != 0 else { return .notSupervised }
-        var path = Array(String(cString: raw).utf8)
-        guard path.first == UInt8(ascii: "/") || path.first == UInt8(ascii: "@") else {
-            throw NotifyError(errno: EAFNOSUPPORT, message: "NOTIFY_SOCKET is not a unix socket path")
-        }
-        if path[0] == UInt8(ascii: "@") { path[0] = 0 }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity else { throw NotifyError(errno: ENAMETOOLONG, message: String(cString: strerror(ENAMETOOLONG))) }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count)
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw NotifyError(errno: errno, message: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        let bytes = Array(state.utf8)
-        while true {
-            let r = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, length)
-                }
-            }
-            if r >= 0 { return .sent }
-            if errno == EINTR { continue }
-            throw NotifyError(errno: errno, message: String(cString: strerror(errno)))
+        guard let path = Process.environment("NOTIFY_SOCKET"), !path.isEmpty else { return .notSupervised }
+        do {
+            try UnixSocket.sendDatagram(Array(state.utf8), toPath: path)
+            return .sent
+        } catch let e as SystemError {
+            throw NotifyError(errno: e.errno.rawValue, message: e.detail ?? e.errno.description)
         }
     }
 }

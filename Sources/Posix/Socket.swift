@@ -181,6 +181,34 @@ public enum InetSocket {
 
 /// AF_UNIX stream sockets: the control socket and its clients.
 public enum UnixSocket {
+    /// One datagram to the unix socket at `path` (`@name`: the abstract namespace), never
+    /// waiting (MSG_DONTWAIT, MSG_NOSIGNAL), as sd_notify(3) sends its notifications; EINTR is
+    /// retried (the room's one policy).
+    public static func sendDatagram(_ bytes: [UInt8], toPath path: String) throws {
+        var name = Array(path.utf8)
+        guard name.first == UInt8(ascii: "/") || name.first == UInt8(ascii: "@") else {
+            throw SystemError(call: "datagram to \(path)", errno: Errno(rawValue: EAFNOSUPPORT), detail: "not a unix socket path")
+        }
+        if name[0] == UInt8(ascii: "@") { name[0] = 0 }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard name.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw SystemError(call: "datagram to \(path)", errno: .nameTooLong)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + name.count)
+        let fd = FileDescriptor(adopting: try Syscall.check("socket") {
+            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        })
+        _ = try Syscall.check("sendto \(path)") {
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd.rawValue, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, length)
+                }
+            }
+        }
+    }
+
     /// The sockaddr_un of `path`, for bind or connect (tests drive raw sockets with it). sun_path
     /// holds 108 bytes with its terminating zero.
     public static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> R) throws -> R {
