@@ -56,6 +56,11 @@ buzzer_file() {
     local sys; sys=$(/usr/local/sbin/gpio-sim-chip.sh sysfs pi) || return 1
     echo "$sys/sim_gpio17/value"
 }
+# A 20 ms pause without a process: on the arm64 twin's one emulated core a fork and exec of
+# sleep takes longer than the alarm's 0.2 s beeps, so the sampling would miss them. read -t on
+# a FIFO that nobody writes waits out its timeout in the shell itself.
+mkfifo /run/anchor-test/nap 2>/dev/null; exec 7<> /run/anchor-test/nap
+nap() { read -r -t 0.02 -u 7 _ || true; }
 rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's rhythm
     # The alarm is 0.2 s on, 0.2 s off (Sources/Signals/SoundDesign.swift); the fault pattern
     # is 0.5 s on, 2 s off, and a chirp is one to three short pulses. Three alarm cycles in a
@@ -65,8 +70,8 @@ rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's r
     # (on 0.4 to 1 s, then off 1 s or more) and named when no alarm came.
     local f v last= since= now dt cycles=0 end faults=0 long_on=0
     f=$(buzzer_file) || return 1
-    end=$(( $(date +%s) + $1 ))
-    while [ "$(date +%s)" -lt "$end" ]; do
+    end=$(( EPOCHSECONDS + $1 ))
+    while [ "$EPOCHSECONDS" -lt "$end" ]; do
         read -r v < "$f" || return 1
         now=${EPOCHREALTIME/./}
         if [ -n "$last" ] && [ "$v" != "$last" ]; then
@@ -83,7 +88,7 @@ rings_within() {   # rings_within SECONDS -> 0 when the line plays the alarm's r
         fi
         last=$v
         [ "$cycles" -ge 3 ] && return 0
-        sleep 0.02
+        nap
     done
     [ "$faults" -gt 0 ] && report "  the buzzer line played the fault pattern ($faults long beeps), not the alarm"
     return 1
@@ -187,6 +192,17 @@ if grep -q 'anchor\.root=overlay' /proc/cmdline; then
     else ok "boot 2: what was written to the root before the reset is gone (only the journal's partition keeps data)"
     fi
 fi
+# The GPIO side as the box found it, for the report (not a check): the chips, the simulated
+# header's lines by name (libgpiod 2's gpioinfo takes names, 1.6's gpiofind), gpio-sim loaded,
+# its configfs chip, the header unit's word, and any GPIO fault the box said.
+{
+    echo "  gpio: $(gpiodetect 2>&1 | paste -sd';')"
+    echo "  gpio: $(ls -l /dev/gpiochip* 2>&1 | awk '{print $1, $3, $4, $NF}' | paste -sd';')"
+    echo "  gpio: $( (gpioinfo GPIO17 GPIO27 GPIO22 2>/dev/null || gpiofind GPIO17 2>&1) | tr -s ' \t' ' ' | paste -sd';')"
+    echo "  gpio: module $(lsmod | awk '$1 == "gpio_sim" {print "gpio_sim loaded"}'), configfs $(ls /sys/kernel/config/gpio-sim 2>&1 | paste -sd' ')"
+    journalctl -b -u anchor-test-gpio --no-pager -o cat | tail -2 | sed 's/^/  gpio: header unit: /'
+    journalctl -b -u "$SERVICE" --no-pager -o cat | grep -E '^(Fault: )?(Buzzer|Arm switch|Button):' | head -3 | sed 's/^/  gpio: box: /'
+} > $OUT
 # Where the boot's time goes, under emulation: for the report, not a check.
 systemd-analyze time 2>/dev/null | head -1 | sed 's/^/  /' > $OUT
 systemd-analyze blame 2>/dev/null | head -6 | sed 's/^/  /' > $OUT
