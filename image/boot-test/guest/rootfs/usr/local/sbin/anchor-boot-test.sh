@@ -52,9 +52,10 @@ wait_active() {   # wait_active SECONDS -> 0 when active
 
 # Ringing: the buzzer line (GPIO17 on the simulated header) plays the alarm's rhythm, read
 # straight from gpio-sim's sysfs by buzzer-listen.py every 2 ms (a shell loop forking `date`
-# and `sleep` per sample read it every few hundred ms under emulation: slower than the alarm's
-# 0.2 s edges, so it heard the rhythm wrong). It tells the alarm from the fault pattern and a
-# chirp, and says what the line played when no alarm came.
+# and `sleep` per sample read it once a second under emulation on a loaded host, slower than
+# the alarm's 0.2 s edges, so it heard the rhythm wrong; on the arm64 twin's one core a fork of
+# sleep alone outlasts a beep). It tells the alarm from the fault pattern and a chirp, and says
+# what the line played when no alarm came.
 buzzer_file() {
     local sys; sys=$(/usr/local/sbin/gpio-sim-chip.sh sysfs pi) || return 1
     echo "$sys/sim_gpio17/value"
@@ -165,6 +166,17 @@ if grep -q 'anchor\.root=overlay' /proc/cmdline; then
     else ok "boot 2: what was written to the root before the reset is gone (only the journal's partition keeps data)"
     fi
 fi
+# The GPIO side as the box found it, for the report (not a check): the chips, the simulated
+# header's lines by name (libgpiod 2's gpioinfo takes names, 1.6's gpiofind), gpio-sim loaded,
+# its configfs chip, the header unit's word, and any GPIO fault the box said.
+{
+    echo "  gpio: $(gpiodetect 2>&1 | paste -sd';')"
+    echo "  gpio: $(ls -l /dev/gpiochip* 2>&1 | awk '{print $1, $3, $4, $NF}' | paste -sd';')"
+    echo "  gpio: $( (gpioinfo GPIO17 GPIO27 GPIO22 2>/dev/null || gpiofind GPIO17 2>&1) | tr -s ' \t' ' ' | paste -sd';')"
+    echo "  gpio: module $(lsmod | awk '$1 == "gpio_sim" {print "gpio_sim loaded"}'), configfs $(ls /sys/kernel/config/gpio-sim 2>&1 | paste -sd' ')"
+    journalctl -b -u anchor-test-gpio --no-pager -o cat | tail -2 | sed 's/^/  gpio: header unit: /'
+    journalctl -b -u "$SERVICE" --no-pager -o cat | grep -E '^(Fault: )?(Buzzer|Arm switch|Button):' | head -3 | sed 's/^/  gpio: box: /'
+} > $OUT
 # Where the boot's time goes, under emulation: for the report, not a check.
 systemd-analyze time 2>/dev/null | head -1 | sed 's/^/  /' > $OUT
 systemd-analyze blame 2>/dev/null | head -6 | sed 's/^/  /' > $OUT
