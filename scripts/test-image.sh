@@ -4,7 +4,7 @@
 # and with --full the boot test of the amd64 twin of the Pi image.
 #
 #   scripts/test-image.sh           about 8 minutes on a fresh machine, 2 once the roots are cached
-#   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 10 minutes more)
+#   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 16 minutes more)
 #                                   and of the arm64 trixie twin under qemu-system-aarch64 (about
 #                                   40 minutes here under load: image/README.md; software
 #                                   emulation on one vCPU)
