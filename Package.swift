@@ -21,54 +21,61 @@ let package = Package(
     targets: [
         // The watch: states, evidence rules, decisions, words. Standard library only.
         .target(name: "WatchCore", swiftSettings: lean, linkerSettings: [.linkedLibrary("m")]),
+        // The one room for the system boundary (after apple/swift-system): with the C wrappers
+        // below, the only target that imports Glibc. Errno and the one EINTR policy, descriptors
+        // that close once, whole-file reads and atomic writes, the clocks, poll and the loop's
+        // timerfd and signalfd, threads, sockets, processes, number and XML text.
+        .target(name: "Posix", dependencies: ["WatchCore", "CLinux"], swiftSettings: lean),
         // Readers for recorded GPS logs (NMEA 0183, gpsd JSON) and the one translator from a gpsd
         // report to a reading, shared by the gpsd driver. Standard library only.
         .target(name: "Recordings", dependencies: ["WatchCore"], swiftSettings: lean),
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
-        .target(name: "Journal", dependencies: ["WatchCore"], swiftSettings: lean),
+        .target(name: "Journal", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
-        .target(name: "Signals", dependencies: ["WatchCore"], swiftSettings: lean),
+        .target(name: "Signals", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
         .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
-        // C libraries, each behind one thin wrapper file in Drivers.
-        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // C libraries, each behind one thin wrapper file in Drivers (CLinux behind Posix).
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         // Linux-only headers that Swift's Glibc module leaves out (timerfd, signalfd).
         .systemLibrary(name: "CLinux"),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Silences alsa-lib's own stderr messages (a variadic callback Swift cannot define).
         .target(name: "CALSAShim", linkerSettings: [.linkedLibrary("asound")]),
         // The only code that knows whether libgpiod's v1 or v2 API is present.
         .target(name: "CGPIOShim", linkerSettings: [.linkedLibrary("gpiod")]),
+        // libmosquitto, dlopen'ed only when MQTT is used (<mosquitto.h> from libmosquitto-dev to
+        // build; libmosquitto1 to run it): not linked, so a box without MQTT never maps it or
+        // the libssl and libcrypto it brings.
+        .target(name: "CMosquittoShim"),
 
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Signals", "Recordings", "CGPS", "CALSA", "CALSAShim", "CSystemd", "CGPIOShim", "CMosquitto"],
+            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CALSA", "CALSAShim", "CGPIOShim", "CMosquittoShim"],
             swiftSettings: lean
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.
-        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore"]),
+        .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore", "Posix"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Recordings", "Journal", "Signals", "Drivers", "CLinux", "NMEA0183"],
+            dependencies: ["WatchCore", "Posix", "Recordings", "Journal", "Signals", "Drivers", "NMEA0183"],
             swiftSettings: lean
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
-        .executableTarget(name: "Bench", dependencies: ["WatchCore", "Recordings"]),
+        .executableTarget(name: "Bench", dependencies: ["WatchCore", "Posix", "Recordings"]),
         // Journal costs: bytes and syncs per hour of holding, restore time of a 30-day journal.
-        .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Journal"]),
+        .executableTarget(name: "JournalBench", dependencies: ["WatchCore", "Posix", "Journal"]),
 
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "Posix"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
         .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Recordings", "Journal", "GPSDTestSupport"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
+        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "GPSDTestSupport"]),
     ]
 )

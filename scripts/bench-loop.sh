@@ -6,22 +6,29 @@
 #      divided by the difference of the GPS readings the box handled (its "stopped after" line:
 #      under valgrind it misses the first few fixes while it starts)
 #   2. peak RSS (VmHWM) and wakeups per second ("stopped after N s, N GPS readings, N wakeups")
-#      at 10 Hz and 1 Hz
+#      at 10 Hz and 1 Hz; and the steady state alone: the loop thread's sleeps counted by the
+#      kernel (voluntary_ctxt_switches of its task, an upper bound on its wakeups: every poll(2)
+#      that sleeps is one) from 5 s after arming to 5 s before the log's last reading
+#   3. systemd's watchdog as the unit has it (WatchdogSec=10s): the box runs with WATCHDOG_USEC
+#      and a NOTIFY_SOCKET (scripts/notify-sink.py) that records each ping; pings and the
+#      longest gap between two are printed
 # Measures and prints; asserts nothing. GPIO, ring and siren are not fitted here (no hardware
 # outside the VM). About 6 minutes (callgrind is ~50x slower than the box).
 #   --long SECONDS   the RSS and wakeup runs last SECONDS of fixes each (default 120)
 #   --cost-only      only the instructions per fix
+#   --no-cost        only the RSS, wakeup and watchdog runs (no callgrind)
 #   --keep DIR       leave the two callgrind outputs in DIR (cg.short, cg.longer) to study with
 #                    callgrind_annotate --tree=calling
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=120; cost_only=; keep=
+long=120; cost_only=; no_cost=; keep=
 while [ $# -gt 0 ]; do
     case $1 in
         --long) long=$2; shift 2 ;;
         --cost-only) cost_only=1; shift ;;
+        --no-cost) no_cost=1; shift ;;
         --keep) keep=$2; shift 2 ;;
-        *) echo "usage: $0 [--long SECONDS] [--cost-only] [--keep DIR]"; exit 64 ;;
+        *) echo "usage: $0 [--long SECONDS] [--cost-only | --no-cost] [--keep DIR]"; exit 64 ;;
     esac
 done
 for tool in valgrind callgrind_annotate gpsfake; do
@@ -30,9 +37,10 @@ done
 swift build -c release --product anchor-alert >/dev/null
 swift build -c release --product anchor-bench >/dev/null
 T=$(mktemp -d /tmp/aa-bench-loop-XXXXXX)
-FAKE=; BOX=
+FAKE=; BOX=; SINK=
 cleanup() {
     [ -n "$BOX" ] && kill "$BOX" 2>/dev/null || true
+    [ -n "$SINK" ] && kill "$SINK" 2>/dev/null || true
     [ -n "$FAKE" ] && kill -KILL -- "-$FAKE" 2>/dev/null || true
     wait 2>/dev/null || true
     if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$T"/cg.short "$T"/cg.longer "$keep"/ 2>/dev/null || true; fi
@@ -56,21 +64,38 @@ run() {
         "$port" > "$d/box.conf"
     setsid /usr/bin/python3 /usr/bin/gpsfake -1 -q -P "$port" -c "$cycle" -W 3600 "$T/$name.nmea" >"$d/fake.out" 2>&1 &
     FAKE=$!
+    /usr/bin/python3 scripts/notify-sink.py "$d/notify" >"$d/notify.out" 2>&1 &
+    SINK=$!
     sleep 1.5
-    "$@" "$T/aa" run --config "$d/box.conf" --switch off --journal-dir "$d/journal" --runtime-dir "$d/run" >"$d/box.out" 2>&1 &
+    NOTIFY_SOCKET="$d/notify" WATCHDOG_USEC=10000000 \
+        "$@" "$T/aa" run --config "$d/box.conf" --switch off --journal-dir "$d/journal" --runtime-dir "$d/run" >"$d/box.out" 2>&1 &
     BOX=$!
     local t0=$SECONDS
     for _ in $(seq 100); do "$T/aa" mark --runtime-dir "$d/run" --config "$d/box.conf" >/dev/null 2>&1 && break; sleep 0.5; done
     kill -USR1 "$BOX"
+    # The steady window: 5 s after arming to 5 s before the log's last reading.
+    local steady=$(( seconds - 5 - (SECONDS - t0) - 5 ))
+    if [ $steady -gt 10 ] && [ $# -eq 0 ]; then
+        sleep 5
+        local v1 s1; v1=$(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/$BOX/task/$BOX/status); s1=$(date +%s.%N)
+        sleep $steady
+        local v2 s2; v2=$(awk '/^voluntary_ctxt_switches/ {print $2}' /proc/$BOX/task/$BOX/status); s2=$(date +%s.%N)
+        awk -v a="$v1" -v b="$v2" -v s="$s1" -v e="$s2" -v c="$cycle" 'BEGIN {
+            printf "steady %.0f s after arming: %d loop-thread sleeps, %.2f a second (gpsfake sends a reading every %.1f s)\n", e - s, b - a, (b - a) / (e - s), c }' > "$d/steady"
+    fi
     local rest=$(( seconds + 2 - (SECONDS - t0) ))
     [ $rest -gt 0 ] && sleep $rest
     grep VmHWM /proc/$BOX/status > "$d/hwm" 2>/dev/null || true
     kill "$BOX"; wait "$BOX" 2>/dev/null || true; BOX=
+    kill "$SINK" 2>/dev/null || true; wait "$SINK" 2>/dev/null || true; SINK=
+    awk '/WATCHDOG=1/ { n++; if (last) { g = $1 - last; if (g > max) max = g }; last = $1 }
+         END { printf "watchdog (WatchdogSec=10s): %d pings, longest gap %.1f s\n", n, max }' "$d/notify.out" > "$d/pings"
     kill -KILL -- "-$FAKE" 2>/dev/null || true; wait "$FAKE" 2>/dev/null || true; FAKE=
     port=$((port + 1))
 }
 
 echo "## The loop's cost: anchor-alert run on gpsd (gpsfake), journal, snapshot, control socket"
+if [ -z "$no_cost" ]; then
 log short 20; log longer 80
 total() { callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'; }
 run short 20 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.short"
@@ -99,12 +124,14 @@ rows = sorted(((v - a.get(k, 0)) / int(sys.argv[3]), k) for k, v in b.items())[:
 for per, name in rows[:20]:
     print(f"{per:10.0f}  {name[:140]}")
 PY
+fi
 
 [ -n "$cost_only" ] && exit 0
 log tenhz "$long"
 run tenhz "$long" 0.1
-echo "10 Hz for $long s: $(tail -1 "$T/tenhz/box.out"); peak $(cat "$T/tenhz/hwm")"
+say() { echo "$1 for $long s: $(tail -1 "$T/$2/box.out"); peak $(cat "$T/$2/hwm")"; cat "$T/$2/steady" "$T/$2/pings" 2>/dev/null | sed 's/^/    /'; }
+say "10 Hz" tenhz
 # 1 Hz: the same log, one sentence a second.
 cp "$T/tenhz.nmea" "$T/onehz.nmea"
 run onehz "$long" 1.0
-echo "1 Hz for $long s: $(tail -1 "$T/onehz/box.out"); peak $(cat "$T/onehz/hwm")"
+say "1 Hz" onehz

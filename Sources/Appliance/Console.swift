@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// The box's own lines, written with write(2) at once: no FILE* buffering (under systemd stdout
 /// is a pipe, and a line print() kept in its buffer would be lost to a kill), and no shared
@@ -14,18 +12,18 @@ enum Console {
 
     static func error(_ line: String) {
         if let loop { return loop.error.line(line) }
-        write(line, to: 2)
+        write(line, to: .standardError)
     }
 
     /// "Sent, waiting for the box" must be on the terminal, or in a pipe, before the wait begins.
     static func out(_ line: String) {
         if let loop { return loop.out.line(line) }
-        write(line, to: 1)
+        write(line, to: .standardOutput)
     }
 
-    private static func write(_ line: String, to fd: Int32) {
+    private static func write(_ line: String, to fd: FileDescriptor) {
         var text = line
         if !text.hasSuffix("\n") { text += "\n" }
-        try? Posix.writeAll(fd, Array(text.utf8))
+        try? fd.writeAll(text.utf8)
     }
 }

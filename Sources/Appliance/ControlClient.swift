@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 
 /// The command line's end of the control socket: sends one decision, says it is waiting, and
@@ -40,14 +38,14 @@ enum ControlClient {
 
     static func send(_ decision: Decision, options: Options) -> Int32 {
         let path = ControlProtocol.socketPath(options.directory)
-        let fd: Int32
+        let fd: FileDescriptor
         do {
             fd = try UnixSocket.connect(to: path)
-        } catch let e as PosixError {
-            switch e.code {
-            case ENOENT, ECONNREFUSED:
+        } catch let e as SystemError {
+            switch e.errno {
+            case .notFound, .connectionRefused:
                 Console.error("Box not running: nothing answers at \(path)")
-            case EACCES, EPERM:
+            case .accessDenied, .notPermitted:
                 Console.error("Can't reach the box: not allowed to use \(path). Run as a member of its group")
             default:
                 Console.error("Can't reach the box: \(e)")
@@ -57,10 +55,10 @@ enum ControlClient {
             Console.error("Can't reach the box: \(error)")
             return Exit.notRunning
         }
-        defer { Posix.close(fd) }
-        let id = "c\(getpid())"
+        defer { fd.close() }
+        let id = "c\(Process.id)"
         do {
-            try Posix.writeAll(fd, Array((ControlProtocol.request(id: id, decision) + "\n").utf8), call: "send")
+            try fd.writeAll((ControlProtocol.request(id: id, decision) + "\n").utf8, call: "send")
         } catch {
             Console.error("Can't reach the box: \(error)")
             return Exit.notRunning
@@ -93,7 +91,7 @@ enum ControlClient {
     }
 
     /// One reply line, or nil on timeout or a hang-up without an answer.
-    private static func readLine(_ fd: Int32, timeout: Duration) -> [UInt8]? {
+    private static func readLine(_ fd: FileDescriptor, timeout: Duration) -> [UInt8]? {
         let deadline = BoxIdentity.monotonicSeconds() + timeout.seconds
         var got: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 1024)
@@ -101,13 +99,9 @@ enum ControlClient {
             if let nl = got.firstIndex(of: 0x0A) { return Array(got[..<nl]) }
             let left = deadline - BoxIdentity.monotonicSeconds()
             guard left > 0 else { return nil }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let r = poll(&p, 1, Int32(min(left * 1000, 60_000).rounded(.up)))
-            if r < 0 { if errno == EINTR { continue } else { return nil } }
+            let r = Poll.wait(for: fd.rawValue, events: PollEvents.readable, timeoutMilliseconds: Int32(min(left * 1000, 60_000).rounded(.up)))
             if r == 0 { continue }
-            let n = buf.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 { if errno == EINTR { continue } else { return nil } }
-            if n == 0 { return nil }
+            guard let n = try? buf.withUnsafeMutableBytes({ try fd.receive(into: $0) }), n > 0 else { return nil }
             got += buf[0..<n]
             if got.count > 64 * 1024 { return nil }
         }

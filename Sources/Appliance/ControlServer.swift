@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Drivers
+import Posix
 import WatchCore
 
 /// The box's end of the control socket: a Unix stream socket beside the snapshot (mode 0660,
@@ -42,6 +40,8 @@ final class ControlServer: Pollable {
     }
 
     private final class Client {
+        let socket: FileDescriptor
+        /// The descriptor's number, the key in `clients` (kept after the socket closes).
         let fd: Int32
         let number: UInt64
         var inbox: [UInt8] = []
@@ -52,8 +52,9 @@ final class ControlServer: Pollable {
         var closing = false
         var nextRequest = 1
 
-        init(fd: Int32, number: UInt64, now: Instant) {
-            self.fd = fd
+        init(_ socket: FileDescriptor, number: UInt64, now: Instant) {
+            self.socket = socket
+            self.fd = socket.rawValue
             self.number = number
             self.lastActive = now
         }
@@ -61,7 +62,7 @@ final class ControlServer: Pollable {
 
     let path: String
     let limits: Limits
-    private var listener: Int32
+    private var listener: FileDescriptor?
     private var clients: [Int32: Client] = [:]
     private var nextConnection: UInt64 = 1
     /// The ticket of each event returned by the last `service` call, in the same order.
@@ -69,43 +70,29 @@ final class ControlServer: Pollable {
 
     /// Creates the socket. A socket file left by an earlier run is replaced; a live one (a box
     /// already running) is an error, EADDRINUSE. `group`, if given, owns the socket.
-    init(directory: String = SnapshotFile.defaultDirectory, group: gid_t? = nil, limits: Limits = Limits()) throws {
+    init(directory: String = SnapshotFile.defaultDirectory, group: UInt32? = nil, limits: Limits = Limits()) throws {
         let path = ControlProtocol.socketPath(directory)
         self.path = path
         self.limits = limits
-        try Posix.makeDirectories(directory, mode: 0o755)
+        try Files.makeDirectories(directory, mode: 0o755)
         if let probe = try? UnixSocket.connect(to: path) {
-            Posix.close(probe)
-            throw PosixError(call: "bind \(path) (another box answers there)", code: EADDRINUSE)
+            probe.close()
+            throw SystemError(call: "bind \(path) (another box answers there)", errno: .addressInUse)
         }
-        unlink(path)
-        let fd = try UnixSocket.make(nonBlocking: true)
-        do {
-            // The socket is created with mode 0660 at once (no window where others could
-            // connect); the single-threaded box owns the process umask for this moment.
-            let old = umask(0o117)
-            defer { umask(old) }
-            try UnixSocket.withAddress(path) { addr, len in _ = try Posix.check("bind \(path)") { bind(fd, addr, len) } }
-            try Posix.check("chmod \(path)") { chmod(path, 0o660) }
-            if let group { try Posix.check("chown \(path)") { chown(path, uid_t.max, group) } }
-            try Posix.check("listen") { listen(fd, 8) }
-        } catch {
-            Posix.close(fd)
-            throw error
-        }
-        listener = fd
+        // Mode 0660 from the start: owner and group only.
+        listener = try UnixSocket.listen(at: path, mode: 0o660, group: group)
     }
 
     deinit { close() }
 
     /// Closes every connection and removes the socket file.
     func close() {
-        for c in clients.values { Posix.close(c.fd) }
+        for c in clients.values { c.socket.close() }
         clients.removeAll()
-        if listener >= 0 {
-            Posix.close(listener)
-            listener = -1
-            unlink(path)
+        if let listener {
+            listener.close()
+            self.listener = nil
+            try? Files.unlink(path)
         }
     }
 
@@ -114,13 +101,13 @@ final class ControlServer: Pollable {
     // MARK: - Pollable
 
     func pollRequests() -> [PollRequest] {
-        guard listener >= 0 else { return [] }
-        var out = [PollRequest(fd: listener, events: Int16(POLLIN))]
+        guard let listener else { return [] }
+        var out = [PollRequest(fd: listener.rawValue, events: PollEvents.readable)]
         // No clients is the usual turn: nothing to sort.
         if clients.isEmpty { return out }
         for c in clients.values.sorted(by: { $0.number < $1.number }) {
-            var ev: Int16 = c.peerDone ? 0 : Int16(POLLIN)
-            if !c.outbox.isEmpty { ev |= Int16(POLLOUT) }
+            var ev: Int16 = c.peerDone ? 0 : PollEvents.readable
+            if !c.outbox.isEmpty { ev |= PollEvents.writable }
             out.append(PollRequest(fd: c.fd, events: ev))
         }
         return out
@@ -142,11 +129,11 @@ final class ControlServer: Pollable {
     func serviceRequests(ready: [PollRequest], now: Instant) -> [Request] {
         var out: [Request] = []
         for r in ready {
-            if r.fd == listener {
+            if r.fd == listener?.rawValue {
                 acceptClients(now: now)
             } else if let c = clients[r.fd] {
-                if r.events & Int16(POLLOUT) != 0 { flush(c) }
-                if r.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(c, now: now, into: &out) }
+                if r.events & PollEvents.writable != 0 { flush(c) }
+                if r.events & PollEvents.readableOrClosed != 0 { read(c, now: now, into: &out) }
             }
         }
         closeIdle(now: now)
@@ -175,10 +162,8 @@ final class ControlServer: Pollable {
     private func flush(_ c: Client) {
         while !c.outbox.isEmpty {
             do {
-                let n = try UnixSocket.send(c.fd, c.outbox[...])
+                guard let n = try c.socket.sendNow(c.outbox) else { return }
                 c.outbox.removeFirst(n)
-            } catch let e as PosixError where e.wouldBlock {
-                return
             } catch {
                 return drop(c)
             }
@@ -190,12 +175,10 @@ final class ControlServer: Pollable {
 
     private func acceptClients(now: Instant) {
         for _ in 0..<8 {
-            let fd = accept(listener, nil, nil)
-            if fd < 0 { return }  // EAGAIN: none left; other errors: try again next turn
-            // accept4 is hidden behind _GNU_SOURCE in Glibc's Swift module: set the flags here.
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            let c = Client(fd: fd, number: nextConnection, now: now)
+            // nil: none left; an error: try again next turn.
+            guard let socket = try? listener?.accept() else { return }
+            let fd = socket.rawValue
+            let c = Client(socket, number: nextConnection, now: now)
             nextConnection += 1
             if clients.count >= limits.clients {
                 c.closing = true
@@ -211,12 +194,9 @@ final class ControlServer: Pollable {
     private func read(_ c: Client, now: Instant, into out: inout [Request]) {
         var buf = [UInt8](repeating: 0, count: 2048)
         for _ in 0..<limits.readsPerTurn {
-            let n = buf.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
-                return drop(c)
-            }
+            let got: Int?
+            do { got = try c.socket.receiveNow(into: &buf) } catch { return drop(c) }
+            guard let n = got else { break }
             if n == 0 {
                 c.peerDone = true
                 break
@@ -285,6 +265,6 @@ final class ControlServer: Pollable {
     private func drop(_ c: Client) {
         guard clients[c.fd] != nil else { return }
         clients[c.fd] = nil
-        Posix.close(c.fd)
+        c.socket.close()
     }
 }

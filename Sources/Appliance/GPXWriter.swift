@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 
 /// A night as GPX 1.1 (topografix.com/GPX/1/1), which OpenCPN and every chart plotter opens:
@@ -15,7 +16,7 @@ enum GPXWriter {
         """
         let all = night.segments.flatMap { $0 }.map(\.position) + (night.anchor.map { [$0] } ?? [])
         out += "  <metadata>\n"
-        out += "    <name>\(escape(night.title))</name>\n"
+        out += "    <name>\(XMLText.escape(night.title))</name>\n"
         if let r = night.radius { out += "    <desc>Alert radius: \(r)</desc>\n" }
         out += "    <time>\(night.from.iso8601)</time>\n"
         if let minLat = all.map(\.latitude).min(), let maxLat = all.map(\.latitude).max(),
@@ -38,7 +39,7 @@ enum GPXWriter {
             if let d = ring.distance { out += "    <desc>Alarm: \(d) from the anchor</desc>\n" }
             out += "  </wpt>\n"
         }
-        out += "  <trk>\n    <name>\(escape(night.title))</name>\n"
+        out += "  <trk>\n    <name>\(XMLText.escape(night.title))</name>\n"
         for segment in night.segments {
             out += "    <trkseg>\n"
             for f in segment {
@@ -53,18 +54,4 @@ enum GPXWriter {
 
     /// 1e-7 degrees: about a centimeter, finer than any reading.
     static func deg(_ x: Double) -> String { FixedPoint.fixed(x, 7) }
-
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
 }

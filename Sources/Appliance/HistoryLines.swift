@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 import Journal
 
@@ -95,8 +96,8 @@ struct HistoryLinesFile: WatchHistory {
     var path: String
 
     func scan(_ body: (HistoryEntry) throws -> Void) throws {
-        guard let bytes = try Posix.readFile(path, limit: 256 << 20) else {
-            throw PosixError(call: "open \(path)", code: 2)
+        guard let bytes = try Files.readIfPresent(path, limit: 256 << 20) else {
+            throw SystemError(call: "open \(path)", errno: .notFound)
         }
         var n = 0
         for line in bytes.split(separator: 0x0A) {

@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 import Journal
 
@@ -106,17 +107,4 @@ struct NightTrack: Sendable {
 
     /// The title both files carry: "Anchor watch 2026-11-30 22:10 to 06:45".
     var title: String { "Anchor watch \(from.dateAndClock) to \(to - from > .seconds(20 * 3600) ? to.dateAndClock : to.clock)" }
-}
-
-/// Fixed-point decimals without Foundation.
-enum FixedPoint {
-    static func fixed(_ x: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let n = Int64((abs(x) * scale).rounded())
-        let whole = n / Int64(scale)
-        var frac = String(n % Int64(scale))
-        while frac.count < digits { frac = "0" + frac }
-        return (x < 0 && n != 0 ? "-" : "") + "\(whole)" + (digits > 0 ? "." + frac : "")
-    }
 }

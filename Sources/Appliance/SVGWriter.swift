@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 
 /// A night as one SVG picture: the anchor, the alert circle, the track in a quiet colour, where
@@ -51,10 +52,10 @@ enum SVGWriter {
         font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
 
         """
-        s += "  <title>\(GPXWriter.escape(night.title))</title>\n"
+        s += "  <title>\(XMLText.escape(night.title))</title>\n"
         s += "  <rect width=\"100%\" height=\"100%\" fill=\"\(Palette.page)\"/>\n"
         s += "  <rect x=\"0\" y=\"0\" width=\"\(n(width))\" height=\"50\" fill=\"\(Palette.chrome)\"/>\n"
-        s += "  <text x=\"20\" y=\"32\" font-size=\"18\" fill=\"\(Palette.ink)\">\(GPXWriter.escape(night.title))</text>\n"
+        s += "  <text x=\"20\" y=\"32\" font-size=\"18\" fill=\"\(Palette.ink)\">\(XMLText.escape(night.title))</text>\n"
 
         if let r = night.radius, night.anchor != nil {
             let ring = rang ? Palette.danger : Palette.holding
@@ -106,7 +107,7 @@ enum SVGWriter {
         caption.append(rang ? "rang \(night.rings.count == 1 ? "once" : "\(night.rings.count) times")" : "held")
         caption.append("\(night.fixCount) GPS readings")
         s += "  <text x=\"\(n(width - 20))\" y=\"\(n(by + 4))\" font-size=\"14\" fill=\"\(Palette.ink)\" text-anchor=\"end\">"
-        s += "\(GPXWriter.escape(caption.joined(separator: ", ")))</text>\n"
+        s += "\(XMLText.escape(caption.joined(separator: ", ")))</text>\n"
         s += "</svg>\n"
         return s
     }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// Where the snapshot lives and how it is replaced. One writer at a time holds an exclusive
 /// flock on `status.lock` while it writes `status.json.tmp` and renames it over `status.json`;
@@ -18,38 +16,27 @@ enum SnapshotFile {
 
     static func path(_ dir: String) -> String { dir + "/" + name }
 
-    /// Replaces the snapshot atomically. Throws `PosixError` with EWOULDBLOCK when another
+    /// Replaces the snapshot atomically. Throws `SystemError` with EWOULDBLOCK when another
     /// writer holds the lock: the caller tries again shortly, never waits.
     static func write(_ text: String, directory dir: String) throws {
-        let lock = try Posix.check("open \(dir)/\(lockName)") { open(dir + "/" + lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
-        defer { Posix.close(lock) }
-        try Posix.check("flock") { flock(lock, LOCK_EX | LOCK_NB) }
-        let tmp = dir + "/" + name + ".tmp"
-        let fd = try Posix.check("open \(tmp)") { open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        do {
-            _ = fchmod(fd, 0o644)
-            try Posix.writeAll(fd, Array(text.utf8), call: "write \(tmp)")
-        } catch {
-            Posix.close(fd)
-            unlink(tmp)
-            throw error
-        }
-        Posix.close(fd)
-        try Posix.check("rename \(tmp)") { rename(tmp, path(dir)) }
+        let lock = try FileDescriptor.open(dir + "/" + lockName, [.readWrite, .create])
+        try lock.lock(.exclusive)
+        try Files.writeAtomically(text.utf8, to: path(dir), durable: false)
+        lock.close()
     }
 
     /// The snapshot's text, or nil when there is none.
     static func read(directory dir: String) throws -> [UInt8]? {
-        let lock = open(dir + "/" + lockName, O_RDONLY | O_CLOEXEC)
-        if lock >= 0 {
+        let lock = try? FileDescriptor.open(dir + "/" + lockName)
+        if let lock {
             // A writer holds the lock for microseconds; a few short tries, then read anyway:
             // the rename keeps what we read whole either way.
             for _ in 0..<20 {
-                if flock(lock, LOCK_SH | LOCK_NB) == 0 { break }
-                usleep(5_000)
+                if (try? lock.lock(.shared)) != nil { break }
+                MonotonicClock.sleep(seconds: 0.005)
             }
         }
-        defer { if lock >= 0 { Posix.close(lock) } }
-        return try Posix.readFile(path(dir))
+        defer { lock?.close() }
+        return try Files.readIfPresent(path(dir))
     }
 }

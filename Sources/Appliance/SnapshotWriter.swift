@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 import Journal
 
@@ -20,7 +18,7 @@ final class SnapshotWriter {
     private var lastKey: ChangeKey?
     private var lastWrite: Instant?
     private var retryAt: Instant?
-    private(set) var lastError: PosixError?
+    private(set) var lastError: SystemError?
     private(set) var writes = 0
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
@@ -31,17 +29,22 @@ final class SnapshotWriter {
         self.interval = interval
         self.fitted = fitted
         self.bootID = BoxIdentity.bootID() ?? "unknown"
-        self.pid = getpid()
+        self.pid = Process.id
         // Owner and group may enter (the control socket's group reaches the socket); others
         // can still read the snapshot through the directory's read and search bits.
-        try Posix.makeDirectories(directory, mode: 0o755)
+        try Files.makeDirectories(directory, mode: 0o755)
     }
 
-    /// When the loop must call `publish` again even if nothing happens.
+    /// When the loop must call `publish` again even if nothing happens. The steady write is due
+    /// `interval` after the last and rides on the first turn from then on (`publish` runs every
+    /// turn that changes anything, a GPS reading's included); the timer wakes for it alone only
+    /// after `lateness` more, well inside the snapshot's validity (`StatusSnapshot.validity`).
     func nextDeadline() -> Instant? {
         if let retryAt { return retryAt }
-        return lastWrite.map { $0 + interval }
+        return lastWrite.map { $0 + interval + lateness }
     }
+
+    var lateness: Duration { .nanoseconds(interval.nanoseconds / 6) }
 
     /// Writes the snapshot if it changed or the steady interval is due. `now` is the loop's
     /// monotonic instant (the watch's clock); `wall` the same moment on the wall clock.
@@ -63,7 +66,7 @@ final class SnapshotWriter {
             lastError = nil
             writes += 1
             return true
-        } catch let e as PosixError {
+        } catch let e as SystemError {
             lastError = e
             retryAt = now + .seconds(1)
             return false
@@ -140,6 +143,6 @@ final class SnapshotWriter {
     /// On a clean stop: remove the snapshot, so readers say "not running" at once rather than
     /// "not answering" after a while.
     func remove() {
-        _ = SnapshotFile.path(directory).withCString { unlink($0) }
+        try? Files.unlink(SnapshotFile.path(directory))
     }
 }

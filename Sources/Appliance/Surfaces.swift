@@ -19,14 +19,14 @@ enum Surfaces {
             snapshot.absent = absent(config: config)
             runtime.box.observers.append(snapshot)
             // A clean stop removes it: readers say "not running" at once, not "not answering".
-            runtime.onShutdown.append { snapshot.remove() }
+            runtime.onShutdown.append { _ in snapshot.remove() }
         } catch {
             Console.error("Status: can't write in \(config.runtimeDirectory): \(error)")
         }
         do {
             let server = try ControlServer(directory: config.runtimeDirectory)
             runtime.extraSources.append(server)
-            runtime.onShutdown.append { server.close() }
+            runtime.onShutdown.append { _ in server.close() }
         } catch {
             Console.error("Control socket: can't listen in \(config.runtimeDirectory): \(error)")
         }

@@ -25,7 +25,12 @@ final class SystemsMonitor: Pollable {
 
     func pollRequests() -> [PollRequest] { [] }
 
-    func nextDeadline() -> Instant? { next }
+    /// Due every `interval`, on the first turn the loop takes anyway from then on; the timer
+    /// wakes it alone only if no turn came within `lateness` (a GPS reading's turn almost always
+    /// does), so a holding box never wakes for its checks.
+    func dueFrom() -> Instant? { next }
+    func nextDeadline() -> Instant? { next.map { $0 + lateness } }
+    var lateness: Duration { .nanoseconds(interval.nanoseconds / 6) }
 
     /// Runs the probe when due (the first call always runs it).
     func service(ready: [PollRequest], now: Instant) -> [Event] {

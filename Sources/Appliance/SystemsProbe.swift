@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 import Journal
 
@@ -23,16 +21,20 @@ struct SystemsProbe {
 
     func journalSpace() -> SystemsCheck.Row {
         var path = journalDirectory
-        var st = statvfs()
+        var space: Files.Space
         // The log's directory may not exist yet: its nearest parent holds the space it will use.
-        while statvfs(path, &st) != 0 {
-            guard errno == ENOENT, let slash = path.lastIndex(of: "/"), path != "/" else {
+        while true {
+            do {
+                space = try Files.space(path)
+                break
+            } catch let e as SystemError where e.errno == .notFound && path != "/" && path.contains("/") {
+                path = Files.directory(of: path)
+            } catch {
                 return .init(.journalSpace, .unknown, "Can't tell: can't read \(journalDirectory)")
             }
-            path = slash == path.startIndex ? "/" : String(path[..<slash])
         }
-        let free = UInt64(st.f_bavail) * UInt64(st.f_frsize)
-        let total = UInt64(st.f_blocks) * UInt64(st.f_frsize)
+        let free = UInt64(max(0, space.free))
+        let total = UInt64(max(0, space.total))
         let share = total > 0 ? Double(free) / Double(total) : 0
         let text = "\(Self.megabytes(free)) free of \(Self.megabytes(total))"
         if free < failingFreeBytes { return .init(.journalSpace, .failing, "No: \(text)") }
@@ -48,16 +50,14 @@ struct SystemsProbe {
     /// `in0_lcrit_alarm` is 1 while the supply is below its limit.
     func power() -> SystemsCheck.Row {
         let base = sysfs + "/class/hwmon"
-        guard let dir = opendir(base) else {
+        guard let names = try? Files.list(base) else {
             return .init(.power, .unknown, "Can't tell: this machine reports no undervoltage")
         }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        for name in names.sorted() {
             guard !name.hasPrefix(".") else { continue }
             let hw = base + "/" + name
-            guard Posix.readText(hw + "/name")?.withoutSpace == "rpi_volt" else { continue }
-            switch Posix.readText(hw + "/in0_lcrit_alarm")?.withoutSpace {
+            guard Files.readText(hw + "/name")?.withoutSpace == "rpi_volt" else { continue }
+            switch Files.readText(hw + "/in0_lcrit_alarm")?.withoutSpace {
             case "0": return .init(.power, .ok, "Yes")
             case "1": return .init(.power, .failing, "No: undervoltage, the box may stop")
             default: return .init(.power, .unknown, "Can't tell: the undervoltage sensor gave no answer")
@@ -71,13 +71,10 @@ struct SystemsProbe {
     /// synchronized is normal at anchor with no network, so this is attention at worst: only
     /// the times in the log are at stake, never the watch (which runs on the monotonic clock).
     func clock(now: WallTime = .now()) -> SystemsCheck.Row {
-        var t = time_t(now.seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        if parts.tm_year + 1900 < earliestPlausibleYear {
+        if CalendarTime(seconds: now.seconds, utc: true).year < Int(earliestPlausibleYear) {
             return .init(.clock, .attention, "No: the clock says \(now.dateAndClock), times in the log are wrong")
         }
-        if access(runRoot + "/systemd/timesync/synchronized", F_OK) == 0 {
+        if Files.exists(runRoot + "/systemd/timesync/synchronized") {
             return .init(.clock, .ok, "Yes: synchronized")
         }
         return .init(.clock, .unknown, "Can't tell: no time service says it is synchronized")

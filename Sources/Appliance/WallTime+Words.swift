@@ -1,9 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import WatchCore
-
 import Journal
+import Posix
+import WatchCore
 
 /// How a skipper reads a wall time, and how the command line parses one. The journal's
 /// `WallTime` (nanoseconds since 1970 UTC, CLOCK_REALTIME) is the one wall time of the box:
@@ -11,38 +8,33 @@ import Journal
 /// across processes also checks the monotonic clock where the boot is the same (see
 /// `SnapshotReading`), because a Pi's wall clock can jump at boot.
 extension WallTime {
-    private func broken(utc: Bool) -> tm {
-        var t = time_t(seconds.rounded(.down))
-        var out = tm()
-        if utc { gmtime_r(&t, &out) } else { localtime_r(&t, &out) }
-        return out
-    }
+    private func broken(utc: Bool) -> CalendarTime { CalendarTime(seconds: seconds, utc: utc) }
 
-    private static func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
 
     /// "03:12" in local time: what a skipper reads.
     var clock: String {
         let t = broken(utc: false)
-        return "\(Self.two(t.tm_hour)):\(Self.two(t.tm_min))"
+        return "\(Self.two(t.hour)):\(Self.two(t.minute))"
     }
 
     /// "03:12:09" in local time.
     var clockSeconds: String {
         let t = broken(utc: false)
-        return "\(Self.two(t.tm_hour)):\(Self.two(t.tm_min)):\(Self.two(t.tm_sec))"
+        return "\(Self.two(t.hour)):\(Self.two(t.minute)):\(Self.two(t.second))"
     }
 
     /// "2026-11-30 03:12" in local time, for times not from today.
     var dateAndClock: String {
         let t = broken(utc: false)
-        return "\(t.tm_year + 1900)-\(Self.two(t.tm_mon + 1))-\(Self.two(t.tm_mday)) \(clock)"
+        return "\(t.year)-\(Self.two(t.month))-\(Self.two(t.day)) \(clock)"
     }
 
     /// ISO 8601 UTC, "2026-11-30T03:12:09Z" (GPX's xsd:dateTime).
     var iso8601: String {
         let t = broken(utc: true)
-        return "\(t.tm_year + 1900)-\(Self.two(t.tm_mon + 1))-\(Self.two(t.tm_mday))T"
-            + "\(Self.two(t.tm_hour)):\(Self.two(t.tm_min)):\(Self.two(t.tm_sec))Z"
+        return "\(t.year)-\(Self.two(t.month))-\(Self.two(t.day))T"
+            + "\(Self.two(t.hour)):\(Self.two(t.minute)):\(Self.two(t.second))Z"
     }
 
     /// "2 min ago", "1 h 5 min ago": whole units a skipper reads at a glance.
@@ -59,29 +51,29 @@ extension WallTime {
     /// or a duration back from now ("5m", "2h", "90s", "1d").
     static func parse(_ text: String, now: WallTime) -> WallTime? {
         if let d = DurationText.parse(text) { return now - d }
-        let digits = text.split(whereSeparator: { !$0.isNumber }).map { Int32($0) }
+        let digits = text.split(whereSeparator: { !$0.isNumber }).map { Int($0) }
         guard !digits.contains(where: { $0 == nil }) else { return nil }
         let n = digits.map { $0! }
-        var t = broken(now, utc: text.hasSuffix("Z"))
+        let utc = text.hasSuffix("Z")
+        var t = now.broken(utc: utc)
         switch n.count {
         case 2, 3 where !text.contains("-"):
-            t.tm_hour = n[0]; t.tm_min = n[1]; t.tm_sec = n.count == 3 ? n[2] : 0
+            t.hour = n[0]; t.minute = n[1]; t.second = n.count == 3 ? n[2] : 0
         case 5, 6:
-            t.tm_year = n[0] - 1900; t.tm_mon = n[1] - 1; t.tm_mday = n[2]
-            t.tm_hour = n[3]; t.tm_min = n[4]; t.tm_sec = n.count == 6 ? n[5] : 0
+            guard (1900...9999).contains(n[0]) else { return nil }
+            t.year = n[0]; t.month = n[1]; t.day = n[2]
+            t.hour = n[3]; t.minute = n[4]; t.second = n.count == 6 ? n[5] : 0
         default:
             return nil
         }
-        guard (0...23).contains(t.tm_hour), (0...59).contains(t.tm_min), (0...60).contains(t.tm_sec) else { return nil }
-        t.tm_isdst = -1
-        let secs = text.hasSuffix("Z") ? timegm(&t) : mktime(&t)
+        guard (0...23).contains(t.hour), (0...59).contains(t.minute), (0...60).contains(t.second),
+            (1...12).contains(t.month), (1...31).contains(t.day) else { return nil }
+        let secs = t.seconds(utc: utc)
         guard secs != -1 else { return nil }
-        var w = WallTime(seconds: Double(secs))
+        var w = WallTime(seconds: secs)
         if n.count <= 3, w > now { w = w - .seconds(86_400) }
         return w
     }
-
-    private static func broken(_ w: WallTime, utc: Bool) -> tm { w.broken(utc: utc) }
 }
 
 /// "5m", "90s", "2h", "1d", "1h30m": durations typed on the command line.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// Every command of the one binary. Add a line here for a new command.
 enum CommandTable {
@@ -36,20 +34,20 @@ extension String {
 let argv = Array(CommandLine.arguments.dropFirst())
 if argv.first == "--version" || argv.first == "version" {
     print(Version.line)
-    exit(ExitCode.ok)
+    Process.exit(ExitCode.ok)
 }
 guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
     CommandTable.printUsage()
-    exit(argv.isEmpty ? ExitCode.usage : ExitCode.ok)
+    Process.exit(argv.isEmpty ? ExitCode.usage : ExitCode.ok)
 }
 guard let command = CommandTable.all.first(where: { $0.name == name }) else {
     Console.error("anchor-alert: unknown command \"\(name)\"")
     CommandTable.printUsage()
-    exit(ExitCode.usage)
+    Process.exit(ExitCode.usage)
 }
 let rest = Array(argv.dropFirst())
 if rest.contains("--help") || rest.contains("-h") {
     print(command.help)
-    exit(ExitCode.ok)
+    Process.exit(ExitCode.ok)
 }
-exit(command.run(rest))
+Process.exit(command.run(rest))

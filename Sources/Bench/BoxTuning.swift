@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 
 /// The tuning hook: the only place the benchmark names the box's evidence settings. Everything
@@ -13,8 +11,8 @@ enum BoxTuning {
     /// `Tuning.grid`) changes it for an exploration run, never for CI.
     static var defaults: WatchSettings {
         var s = WatchSettings()
-        if let set = getenv("ANCHOR_BOX_SET") {
-            for named in String(cString: set).split(separator: ",") { _ = Tuning.apply(named, to: &s) }
+        if let set = Process.environment("ANCHOR_BOX_SET") {
+            for named in set.split(separator: ",") { _ = Tuning.apply(named, to: &s) }
         }
         return s
     }

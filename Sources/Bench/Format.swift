@@ -1,16 +1,8 @@
+import Posix
+
 /// Number formatting without Foundation: fixed decimals, and padding for text tables.
 enum Format {
-    static func fixed(_ x: Double, _ digits: Int = 0) -> String {
-        guard x.isFinite else { return "-" }
-        if digits == 0 { return String(Int(x.rounded())) }
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let v = (abs(x) * scale).rounded()
-        let whole = Int(v / scale)
-        var frac = String(Int(v.truncatingRemainder(dividingBy: scale)))
-        while frac.count < digits { frac = "0" + frac }
-        return (x < 0 && v > 0 ? "-" : "") + String(whole) + "." + frac
-    }
+    static func fixed(_ x: Double, _ digits: Int = 0) -> String { FixedPoint.fixed(x, digits) }
 
     static func optional(_ x: Double?, _ digits: Int = 0) -> String { x.map { fixed($0, digits) } ?? "-" }
 

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Recordings
 import WatchCore
 
@@ -71,7 +69,7 @@ struct NoiseCapture {
             if let speed = f.reading.speed, speed >= 0 {
                 // A course of exactly 0 with speed 0 is what receivers print for "standing".
                 let course = (f.reading.track ?? 0) * .pi / 180
-                v = Offset(east: speed * sin(course), north: speed * cos(course))
+                v = Offset(east: speed * Math.sin(course), north: speed * Math.cos(course))
             }
             return (f.t, p, f.reading.accuracy?.value, v)
         }

@@ -1,3 +1,4 @@
+import Posix
 import Recordings
 import WatchCore
 
@@ -21,7 +22,7 @@ struct NoiseLibrary {
     static let leavingBerthPath = "avnav/segments/nmea-20130630_L7478-9454_leaving-berth.log"
 
     init(directory: String) throws {
-        let provenance = String(decoding: try FileBytes.read(directory + "/PROVENANCE.md"), as: UTF8.self)
+        let provenance = String(decoding: try Files.read(directory + "/PROVENANCE.md"), as: UTF8.self)
         var entries: [Entry] = []
         for line in provenance.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false)
@@ -38,7 +39,7 @@ struct NoiseLibrary {
     }
 
     static func load(_ path: String, name: String) -> NoiseCapture? {
-        guard let bytes = try? FileBytes.read(path), let log = try? LogReader.read(bytes: bytes) else { return nil }
+        guard let bytes = try? Files.read(path), let log = try? LogReader.read(bytes: bytes) else { return nil }
         return NoiseCapture(name: name, log: log)
     }
 }

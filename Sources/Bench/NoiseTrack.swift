@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// A receiver's error over a whole simulated run, one sample a second, stitched from pieces of
 /// the real captures' residual series: each piece starts at a random point of a random capture,
@@ -55,7 +53,7 @@ struct NoiseTrack {
             let length = min(run.count - start, max(30, Int(rng.uniform(60, 1200))))
             guard length >= 10 else { continue }
             let angle = rng.uniform(0, 2 * .pi)
-            let (s, c) = (sin(angle), cos(angle))
+            let (s, c) = (Math.sin(angle), Math.cos(angle))
             let scale = profile.quality == .poor
                 ? rng.uniform(ReceiverProfile.poorWander.lowerBound, ReceiverProfile.poorWander.upperBound) / max(capture.p95, 0.5)
                 : 1
@@ -99,7 +97,7 @@ struct NoiseTrack {
             let length = min(run.count - start, max(30, Int(rng.uniform(60, 1200))), samples.count - filled)
             guard length >= 1 else { continue }
             let angle = rng.uniform(0, 2 * .pi)
-            let (s, c) = (sin(angle), cos(angle))
+            let (s, c) = (Math.sin(angle), Math.cos(angle))
             let scale = profile.quality == .poor
                 ? (rng.uniform(ReceiverProfile.poorWander.lowerBound, ReceiverProfile.poorWander.upperBound) / max(capture.p95, 0.5)).squareRoot()
                 : 1

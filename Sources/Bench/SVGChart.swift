@@ -1,3 +1,4 @@
+import Posix
 /// Hand-written SVG charts: horizontal bars with optional whisker marks, one row per rule and
 /// one colour per series. Plain SVG 1.1, readable by any browser and by rsvg-convert.
 struct SVGChart {
@@ -29,8 +30,8 @@ struct SVGChart {
         var svg = """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" font-family="sans-serif" font-size="12">
         <rect width="100%" height="100%" fill="#ffffff"/>
-        <text x="12" y="22" font-size="15" font-weight="bold">\(escape(title))</text>
-        <text x="12" y="40" fill="#555555">\(escape(note))</text>
+        <text x="12" y="22" font-size="15" font-weight="bold">\(XMLText.escape(title))</text>
+        <text x="12" y="40" fill="#555555">\(XMLText.escape(note))</text>
 
         """
         // Grid.
@@ -40,10 +41,10 @@ struct SVGChart {
             svg += "<line x1=\"\(f(gx))\" y1=\"\(f(top))\" x2=\"\(f(gx))\" y2=\"\(f(top + groupHeight * Double(rows.count)))\" stroke=\"#dddddd\"/>\n"
             svg += "<text x=\"\(f(gx))\" y=\"\(f(top + groupHeight * Double(rows.count) + 16))\" text-anchor=\"middle\" fill=\"#333333\">\(Format.fixed(v, v < 10 && scaleMax < 10 ? 1 : 0))</text>\n"
         }
-        svg += "<text x=\"\(f(labelWidth + plotWidth / 2))\" y=\"\(f(top + groupHeight * Double(rows.count) + 34))\" text-anchor=\"middle\">\(escape(axis))</text>\n"
+        svg += "<text x=\"\(f(labelWidth + plotWidth / 2))\" y=\"\(f(top + groupHeight * Double(rows.count) + 34))\" text-anchor=\"middle\">\(XMLText.escape(axis))</text>\n"
         for (r, row) in rows.enumerated() {
             let y0 = top + groupHeight * Double(r)
-            svg += "<text x=\"\(f(labelWidth - 8))\" y=\"\(f(y0 + groupHeight / 2 + 4))\" text-anchor=\"end\">\(escape(row))</text>\n"
+            svg += "<text x=\"\(f(labelWidth - 8))\" y=\"\(f(y0 + groupHeight / 2 + 4))\" text-anchor=\"end\">\(XMLText.escape(row))</text>\n"
             for (i, s) in series.enumerated() {
                 let y = y0 + gap + Double(i) * barHeight
                 if r < s.values.count, let v = s.values[r] {
@@ -64,7 +65,7 @@ struct SVGChart {
         var lx = labelWidth
         let ly = height - 18
         for s in series {
-            svg += "<rect x=\"\(f(lx))\" y=\"\(f(ly - 10))\" width=\"12\" height=\"10\" fill=\"\(s.colour)\"/><text x=\"\(f(lx + 16))\" y=\"\(f(ly))\">\(escape(s.name))</text>\n"
+            svg += "<rect x=\"\(f(lx))\" y=\"\(f(ly - 10))\" width=\"12\" height=\"10\" fill=\"\(s.colour)\"/><text x=\"\(f(lx + 16))\" y=\"\(f(ly))\">\(XMLText.escape(s.name))</text>\n"
             lx += 28 + Double(s.name.count) * 6.5
         }
         if series.contains(where: { !$0.ticks.isEmpty }) {
@@ -81,19 +82,5 @@ struct SVGChart {
         while step * 10 < v { step *= 10 }
         for m in [1.0, 2, 2.5, 5, 10] where m * step >= v { return m * step }
         return 10 * step
-    }
-
-    private func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 
 /// One simulated run, ready to replay: the readings the box would get from gpsd, and the truth

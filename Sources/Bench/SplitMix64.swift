@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// The benchmark's one source of randomness: SplitMix64 (Steele, Lea and Flood 2014), seeded per
 /// scenario so every table is reproducible bit for bit on any machine.
@@ -35,7 +33,7 @@ struct SplitMix64: RandomNumberGenerator {
             let u = 2 * uniform() - 1, v = 2 * uniform() - 1
             let s = u * u + v * v
             if s > 0, s < 1 {
-                let k = (-2 * log(s) / s).squareRoot()
+                let k = (-2 * Math.log(s) / s).squareRoot()
                 spareGaussian = v * k
                 return u * k
             }
@@ -43,7 +41,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Exponentially distributed with the given mean.
-    mutating func exponential(mean: Double) -> Double { -mean * log(1 - uniform()) }
+    mutating func exponential(mean: Double) -> Double { -mean * Math.log(1 - uniform()) }
 
     /// A child generator for one part of a scenario, so adding a draw in one part doesn't shift
     /// every other part's numbers.

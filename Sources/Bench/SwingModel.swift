@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// A boat lying to its anchor in shifting wind, for one simulated run. Positions are east/north
 /// meters of the GPS antenna from the anchor as set.
@@ -88,7 +86,7 @@ struct SwingModel {
         gustSlow += -gustSlow / 600 * dt + 0.2 * (2 * dt / 600).squareRoot() * rng.gaussian()
         let wind = max(0, meanWind * (1 + gustFast + gustSlow))
         // The rode straightens as the wind rises; a dragging boat keeps it taut.
-        var target = 1 - 0.4 * exp(-wind / 12)
+        var target = 1 - 0.4 * Math.exp(-wind / 12)
         let dragging = breakout.map { t >= $0.at } ?? false
         if dragging { target = 1 }
         stretch += (target - stretch) * min(dt / 10, 1)
@@ -96,16 +94,16 @@ struct SwingModel {
         // Sailing on the anchor: more yaw in more wind; phase speed jitters.
         yawPhase += 2 * .pi / yawPeriod * dt * (1 + 0.3 * rng.gaussian() * min(dt, 1))
         let amplitude = yawAmplitude * min(0.5 + wind / 20, 1.5)
-        let yaw = amplitude * sin(yawPhase)
-        let sheer = 0.6 * amplitude * cos(yawPhase)
+        let yaw = amplitude * Math.sin(yawPhase)
+        let sheer = 0.6 * amplitude * Math.cos(yawPhase)
         if let b = breakout, t >= b.at {
-            anchorEast += b.speed * dt * sin(direction)
-            anchorNorth += b.speed * dt * cos(direction)
+            anchorEast += b.speed * dt * Math.sin(direction)
+            anchorNorth += b.speed * dt * Math.cos(direction)
         }
         let bowBearing = direction + yaw
-        let bowEast = anchorEast + stretch * reach * sin(bowBearing)
-        let bowNorth = anchorNorth + stretch * reach * cos(bowBearing)
+        let bowEast = anchorEast + stretch * reach * Math.sin(bowBearing)
+        let bowNorth = anchorNorth + stretch * reach * Math.cos(bowBearing)
         let aft = bowBearing + sheer
-        return (bowEast + bowToGPS * sin(aft), bowNorth + bowToGPS * cos(aft))
+        return (bowEast + bowToGPS * Math.sin(aft), bowNorth + bowToGPS * Math.cos(aft))
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// atan2 in degrees.
-func atan2Degrees(_ y: Double, _ x: Double) -> Double { atan2(y, x) * 180 / .pi }
+func atan2Degrees(_ y: Double, _ x: Double) -> Double { Math.atan2(y, x) * 180 / .pi }

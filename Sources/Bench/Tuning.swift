@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Recordings
 import WatchCore
 
@@ -30,7 +28,7 @@ enum Tuning {
             return ("c\(Format.fixed(confirmation)) f\(Format.fixed(fastest)) k\(Format.fixed(deadband, 1)) p\(Format.fixed(prior)) s\(Format.fixed(swing))", s)
         }
         var out: [(label: String, settings: WatchSettings)] = []
-        let list = getenv("ANCHOR_TUNE_GRID").map { String(cString: $0) } ?? "5,3,0.5 5,3,0.75 5,2.5,1 10,5,0.75"
+        let list = Process.environment("ANCHOR_TUNE_GRID") ?? "5,3,0.5 5,3,0.75 5,2.5,1 10,5,0.75"
         for item in list.split(separator: " ") {
             let parts = item.split(separator: ",")
             let v = parts.filter { !$0.contains("=") }.compactMap { Double($0) }
@@ -61,6 +59,7 @@ enum Tuning {
         case "vp": s.dopplerPrior = x
         case "ww": s.weakWeight = x
         case "vi": s.dopplerIndependence = x
+        case "vr": s.dopplerRecentSpan = .seconds(x)
         default: return nil
         }
         settings = s
@@ -75,7 +74,7 @@ enum Tuning {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
                 // ANCHOR_TUNE_WANDER: what the first rule measured of each night's receiver, beside the truth.
-                if getenv("ANCHOR_TUNE_WANDER") != nil {
+                if Process.environment("ANCHOR_TUNE_WANDER") != nil {
                     var o = Replay.Options()
                     o.settings = rows[0].settings
                     o.radius = Meters(s.radius)
@@ -94,7 +93,7 @@ enum Tuning {
             }
             printError("  \(profile.label): nights done, \(rows.map { "\($0.falseGood + $0.falsePoor + $0.falsePoorGoodEph)" }.joined(separator: " ")) false")
             for i in 0..<(profile.ephFollowsNoise ? drags : 0) {
-                let knots = getenv("ANCHOR_TUNE_KNOTS").flatMap { Double(String(cString: $0)) } ?? 0.5
+                let knots = Process.environment("ANCHOR_TUNE_KNOTS").flatMap { Double($0) } ?? 0.5
                 let s = Scenario(kind: .drag(knots: knots), profile: profile, margin: margin,
                                  seed: DetectionBench.seed(2, tag, UInt64(knots * 10), UInt64(i)), sources: sources)
                 guard let exit = s.exitT, let breakout = s.breakoutT else { continue }

@@ -1,28 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func monotonicSeconds() -> Double { MonotonicClock.now().seconds }
 
 /// Progress and refusals go to standard error, the tables to standard output.
 func printError(_ message: String) {
-    let bytes = Array((message + "\n").utf8)
-    var done = 0
-    while done < bytes.count {
-        let n = bytes[done...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if n < 0 { if errno == EINTR { continue } else { return } }
-        done += n
-    }
+    try? FileDescriptor.standardError.writeAll((message + "\n").utf8)
 }
 
 func fail(_ message: String) -> Never {
     printError("anchor-bench: \(message)")
-    exit(2)
+    Process.exit(2)
 }
 
 let options: BenchOptions
@@ -40,6 +28,18 @@ do {
 }
 guard !library.sources.isEmpty else { fail("no stationary capture in \(options.data)/PROVENANCE.md") }
 let started = monotonicSeconds()
+if let n = Process.environment("ANCHOR_PROBE").flatMap({ Int($0) }) {
+    if let k = Process.environment("ANCHOR_PROBE_KNOTS").flatMap({ Double($0) }) {
+        Probes.majority(sources: library.sources, drags: n, knots: k, settings: BoxTuning.defaults)
+    } else if let tr = Process.environment("ANCHOR_PROBE_TRACE").map({ $0.split(separator: ",").compactMap { Int($0) } }) {
+        let cond: [Scenario.Condition] = [.dropouts, .accuracyBursts, .twoD]
+        guard tr.count == 2, cond.indices.contains(tr[0]), tr[1] >= 0 else { fail("ANCHOR_PROBE_TRACE is CONDITION,NIGHT: 0 dropouts, 1 accuracy bursts, 2 2D stretches") }
+        Probes.trace(sources: library.sources, condition: cond[tr[0]], ci: UInt64(tr[0]), night: tr[1], settings: BoxTuning.defaults)
+    } else {
+        Probes.run(sources: library.sources, nights: n, settings: BoxTuning.defaults)
+    }
+    Process.exit(0)
+}
 
 switch options.mode {
 case .costDriver(let fixes):
@@ -66,7 +66,7 @@ case .check:
     let seconds = Format.fixed(monotonicSeconds() - started)
     if result.failures > 0 {
         print("check: FAIL: \(result.failures) of \(result.runs) runs failed (\(contender.name), \(seconds) s)")
-        exit(1)
+        Process.exit(1)
     }
     print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
 
@@ -77,7 +77,7 @@ case .anchorEstimate:
     })
 
 case .tune:
-    let env = { (name: String) in getenv(name).flatMap { Int(String(cString: $0)) } }
+    let env = { (name: String) in Process.environment(name).flatMap { Int($0) } }
     let nights = env("ANCHOR_TUNE_NIGHTS") ?? (options.quick ? 4 : 400)
     let drags = env("ANCHOR_TUNE_DRAGS") ?? (options.quick ? 4 : 100)
     // ANCHOR_TUNE_HALF=0 or 1: only the even or the odd captures lend their noise (tune on one
@@ -87,7 +87,7 @@ case .tune:
         sources = sources.enumerated().filter { $0.offset % 2 == half }.map(\.element)
         printError("  noise from \(sources.map(\.name).joined(separator: ", "))")
     }
-    let rows = Tuning.run(sources: sources, nights: nights, drags: drags, rate: 1, grid: getenv("ANCHOR_TUNE_GRID") != nil ? Tuning.grid() : BoxTuning.candidates())
+    let rows = Tuning.run(sources: sources, nights: nights, drags: drags, rate: 1, grid: Process.environment("ANCHOR_TUNE_GRID") != nil ? Tuning.grid() : BoxTuning.candidates())
     let table = rows.map { r -> [String] in
         let g = Percentiles(r.delaysGood), p = Percentiles(r.delaysPoor)
         return [r.label, "\(r.falseGood)", "\(r.falsePoor)", "\(r.falsePoorGoodEph)",

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 
 /// A scripted boat for the demo and for `run --simulate`: where it is and what its receiver
@@ -95,14 +93,14 @@ public struct BoatScript: Sendable {
                 lastSwing = until
                 // Falls back on the rode and swings through 70 degrees over ~3 minutes.
                 let settle = min(until / 20, 1)
-                let angle = 200 + swingDegrees * sin(2 * Double.pi * until / swingPeriod)
-                e = rode * settle * sin(angle * .pi / 180)
-                n = rode * settle * cos(angle * .pi / 180)
+                let angle = 200 + swingDegrees * Math.sin(2 * Double.pi * until / swingPeriod)
+                e = rode * settle * Math.sin(angle * .pi / 180)
+                n = rode * settle * Math.cos(angle * .pi / 180)
             case .dragging(let knots):
                 let d = (until - seg.from) * knots * 1852 / 3600
-                let angle = 200 + swingDegrees * sin(2 * Double.pi * lastSwing / swingPeriod)
-                e = (rode + d) * sin(angle * .pi / 180)
-                n = (rode + d) * cos(angle * .pi / 180)
+                let angle = 200 + swingDegrees * Math.sin(2 * Double.pi * lastSwing / swingPeriod)
+                e = (rode + d) * Math.sin(angle * .pi / 180)
+                n = (rode + d) * Math.cos(angle * .pi / 180)
             }
         }
         return (e, n)
@@ -121,7 +119,7 @@ public struct BoatScript: Sendable {
             n += 40
         }
         let d = (e * e + n * n).squareRoot()
-        var bearing = atan2(e, n) * 180 / .pi
+        var bearing = Math.atan2(e, n) * 180 / .pi
         if bearing < 0 { bearing += 360 }
         let p = d > 0 ? Geodesy.destination(from: origin, bearing: bearing, distance: Meters(d)) : origin
         return GPSReading(mode: .threeD, position: p, accuracy: Meters(0.9 * 19), received: received)

@@ -19,8 +19,18 @@ public protocol Pollable: AnyObject {
     func pollRequests() -> [PollRequest]
     /// `ready` holds this source's descriptors with their returned events (empty on a deadline).
     func service(ready: [PollRequest], now: Instant) -> [Event]
-    /// When this source needs servicing even with no I/O (backoff, staleness), if ever.
+    /// When this source needs servicing even with no I/O (backoff, staleness), if ever: the
+    /// loop's timer wakes for it then at the latest.
     func nextDeadline() -> Instant?
+    /// From when a turn that happens anyway (a GPS reading's) serves this source without I/O.
+    /// Earlier than `nextDeadline` for work that may come a little early (a periodic check),
+    /// so it rides on a turn the loop takes anyway and the timer rarely wakes for it alone.
+    /// By default the same as `nextDeadline`.
+    func dueFrom() -> Instant?
+}
+
+extension Pollable {
+    public func dueFrom() -> Instant? { nextDeadline() }
 }
 
 /// The buzzer: one output line. Patterns are timed by the loop's timer, never by sleeping.
@@ -43,11 +53,9 @@ public protocol SirenOutput: Pollable {
     func setFault(_ on: Bool, now: Instant)
     /// Once; ignored while the alarm sounds, which says more than any chirp.
     func chirp(_ chirp: Chirp, now: Instant)
-}
-
-/// Something that plays sound patterns (the ALSA siren, or the demo's terminal bell). Playing a
-/// new pattern replaces the current one at once; `stop` drops what is queued, never drains.
-public protocol SoundOutput: AnyObject {
-    func play(_ pattern: SoundPattern)
-    func stop()
+    /// A decision the journal could not make durable (`SoundDesign.notSaved`), played like a
+    /// chirp in place of the confirmation it did not earn.
+    func notSaved(now: Instant)
+    /// Silence at once, everything off (shutdown).
+    func stopAll()
 }

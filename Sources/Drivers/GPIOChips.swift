@@ -1,8 +1,5 @@
 import CGPIOShim
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// The real chips, through libgpiod: finds a line by name (on one chip or on every chip) or by
 /// offset, and requests it for the box.
@@ -45,7 +42,7 @@ public final class GPIOChips: GPIOChipAccess {
         case .named(let name, let chip?):
             try GPIOLineRequest.check(aa_gpio_chip_check(chip), chip: chip, line: name)
             let offset = aa_gpio_find_line(chip, name)
-            if offset == -ENOENT { throw .lineNotFound(line: name) }
+            if offset == -Errno.notFound.rawValue { throw .lineNotFound(line: name) }
             try GPIOLineRequest.check(offset, chip: chip, line: name)
             return (chip, UInt32(offset))
         case .named(let name, nil):
@@ -55,7 +52,7 @@ public final class GPIOChips: GPIOChipAccess {
             for chip in chips {
                 let offset = aa_gpio_find_line(chip, name)
                 if offset >= 0 { return (chip, UInt32(offset)) }
-                if offset == -EACCES || offset == -EPERM { refused = .permissionDenied(chip: chip) }
+                if offset == -Errno.accessDenied.rawValue || offset == -Errno.notPermitted.rawValue { refused = .permissionDenied(chip: chip) }
             }
             throw refused ?? .lineNotFound(line: name)
         }
@@ -63,13 +60,8 @@ public final class GPIOChips: GPIOChipAccess {
 
     /// Paths of the GPIO chip devices, in numeric order (gpiochip2 before gpiochip10).
     func chipDevices() -> [String] {
-        guard let dir = opendir(deviceDirectory) else { return [] }
-        defer { closedir(dir) }
         var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in (try? Files.list(deviceDirectory)) ?? [] {
             if name.hasPrefix("gpiochip"), let n = Int(name.dropFirst("gpiochip".count)) { numbers.append(n) }
         }
         return numbers.sorted().map { "\(deviceDirectory)/gpiochip\($0)" }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import WatchCore
 
 /// The arm switch and the button: two input lines (pull-up, both edges) that the loop polls.
@@ -60,7 +58,7 @@ public final class GPIOControls: Pollable {
     public func isWorking(_ role: GPIORole) -> Bool { channels.contains { $0.role == role && $0.line != nil } }
 
     public func pollRequests() -> [PollRequest] {
-        channels.compactMap { c in c.line.map { PollRequest(fd: $0.fd, events: Int16(POLLIN)) } }
+        channels.compactMap { c in c.line.map { PollRequest(fd: $0.fd, events: PollEvents.readable) } }
     }
 
     public func service(ready: [PollRequest], now: Instant) -> [Event] {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// What went wrong with a GPIO line, in the terms a Systems Check row needs. Built from libgpiod's
 /// -errno in one place (`GPIOError.init(errno:chip:line:)`), so every caller sees the same cases.
@@ -17,11 +15,11 @@ public enum GPIOError: Error, Hashable, Sendable {
 
     /// Sorts a libgpiod -errno into a case. `chip` and `line` name the thing for the message.
     init(errno code: Int32, chip: String, line: String) {
-        switch code {
-        case ENOENT, ENODEV, ENXIO: self = .chipMissing(chip: chip)
-        case EBUSY: self = .lineBusy(line: line)
-        case EACCES, EPERM: self = .permissionDenied(chip: chip)
-        case EINVAL: self = .lineNotFound(line: line)
+        switch Errno(rawValue: code) {
+        case .notFound, .noDevice, .noSuchDevice: self = .chipMissing(chip: chip)
+        case .busy: self = .lineBusy(line: line)
+        case .accessDenied, .notPermitted: self = .permissionDenied(chip: chip)
+        case .invalid: self = .lineNotFound(line: line)
         default: self = .other(line: line, errno: code)
         }
     }
@@ -33,7 +31,7 @@ public enum GPIOError: Error, Hashable, Sendable {
         case .lineNotFound(let line): "no GPIO line \(line)"
         case .lineBusy(let line): "line \(line) is held by another program"
         case .permissionDenied(let chip): "no permission to use \(chip)"
-        case .other(let line, let code): "line \(line) failed (\(String(cString: strerror(code))))"
+        case .other(let line, let code): "line \(line) failed (\(Errno(rawValue: code)))"
         }
     }
 }

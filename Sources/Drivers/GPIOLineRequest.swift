@@ -1,9 +1,6 @@
 import CGPIOShim
+import Posix
 import WatchCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One line held through libgpiod (via the CGPIOShim, which alone knows v1 from v2). Releasing
 /// it (deinit) gives the line back to the kernel. Not thread-safe: the one event loop owns it.
@@ -28,7 +25,7 @@ public final class GPIOLineRequest: GPIOInputLine, GPIOOutputLine {
     public func readEdges() throws(GPIOError) -> [LineEdge] {
         var buffer = [aa_gpio_edge](repeating: aa_gpio_edge(), count: 16)
         let n = try retryingEINTR { buffer.withUnsafeMutableBufferPointer { aa_gpio_read_edges(handle, $0.baseAddress, 16) } }
-        guard n != -EAGAIN else { return [] }
+        guard n != -Errno.wouldBlock.rawValue else { return [] }
         let count = Int(try Self.check(n, chip: chip, line: line)!)
         return buffer[0..<count].map {
             LineEdge(high: $0.rising != 0, at: Instant(nanoseconds: Int64(bitPattern: $0.timestamp_ns)))
@@ -52,16 +49,10 @@ public final class GPIOLineRequest: GPIOInputLine, GPIOOutputLine {
         throw GPIOError(errno: -rc, chip: chip, line: line)
     }
 
-    /// EINTR policy: GPIO reads, value reads and writes are retried (they are idempotent and
-    /// never block, so a signal can only interrupt them before they take effect); a release is
-    /// never retried (the shim frees its handle whatever the kernel said).
+    /// The room's EINTR policy: GPIO reads, value reads and writes are retried (they are
+    /// idempotent and never block, so a signal can only interrupt them before they take
+    /// effect); a release is never retried (the shim frees its handle whatever the kernel said).
     private func retryingEINTR(_ call: () -> Int32) throws(GPIOError) -> Int32 {
-        var rc = call()
-        var tries = 0
-        while rc == -EINTR, tries < 8 {
-            rc = call()
-            tries += 1
-        }
-        return rc
+        Syscall.retryingNegative(call)
     }
 }

@@ -1,10 +1,12 @@
-import CSystemd
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Tells systemd how the box is doing through libsystemd's `sd_notify`: ready once the loop
-/// runs, a status line for `systemctl status`, a watchdog ping, and stopping.
+/// Tells systemd how the box is doing, by sd_notify(3)'s protocol (one datagram of
+/// newline-separated assignments to the socket in `NOTIFY_SOCKET`, spoken here without
+/// libsystemd, which with its libgcrypt, liblzma, libzstd, liblz4 and libcap was about a
+/// megabyte of the box's resident pages for two calls): ready once the loop runs, a status line
+/// for `systemctl status`, a watchdog ping, and stopping.
 ///
 /// The unit is `Type=notify` with `WatchdogSec=`: systemd restarts the service when the pings
 /// stop, so the ping must come from the event loop itself (its own timer, at `pingInterval`),
@@ -41,10 +43,11 @@ public struct Systemd: Sendable {
     /// environment is left as it is (no `unset_environment`), so later notifications still
     /// find the socket.
     public init() {
-        var usec: UInt64 = 0
-        // > 0: watched, with the interval; 0: not watched (or meant for another PID); < 0: a
-        // malformed WATCHDOG_USEC, which is treated as not watched rather than as a fatal error.
-        if sd_watchdog_enabled(0, &usec) > 0, usec > 0, usec <= UInt64(Int64.max / 1_000) {
+        // As sd_watchdog_enabled(3): WATCHDOG_USEC, for this process when WATCHDOG_PID names it
+        // (or is unset). A malformed or zero value is treated as not watched, not as an error.
+        let env = { (name: String) in getenv(name).map { String(cString: $0) } }
+        let pidMatches = env("WATCHDOG_PID").map { Int32($0) == getpid() } ?? true
+        if pidMatches, let text = env("WATCHDOG_USEC"), let usec = UInt64(text), usec > 0, usec <= UInt64(Int64.max / 1_000) {
             watchdogInterval = .nanoseconds(Int64(usec) * 1_000)
         } else {
             watchdogInterval = nil
@@ -81,16 +84,36 @@ public struct Systemd: Sendable {
         String(text.map { $0.isNewline ? " " : $0 })
     }
 
-    /// sd_notify returns a negative errno on failure, 0 when there is no socket, > 0 when sent.
-    /// EINTR policy: retry. A notification is a single datagram and each one is idempotent
-    /// (READY, STATUS, WATCHDOG twice mean the same as once), so a retry cannot do harm.
+    /// One datagram to `NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace), as
+    /// sd_notify(3) sends it, never waiting (MSG_DONTWAIT). EINTR policy: retry. A
+    /// notification is a single datagram and each one is idempotent (READY, STATUS, WATCHDOG
+    /// twice mean the same as once), so a retry cannot do harm.
     private func notify(_ state: String) throws -> Delivery {
+        guard let raw = getenv("NOTIFY_SOCKET"), raw.pointee != 0 else { return .notSupervised }
+        var path = Array(String(cString: raw).utf8)
+        guard path.first == UInt8(ascii: "/") || path.first == UInt8(ascii: "@") else {
+            throw NotifyError(errno: EAFNOSUPPORT, message: "NOTIFY_SOCKET is not a unix socket path")
+        }
+        if path[0] == UInt8(ascii: "@") { path[0] = 0 }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.count < capacity else { throw NotifyError(errno: ENAMETOOLONG, message: String(cString: strerror(ENAMETOOLONG))) }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw NotifyError(errno: errno, message: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let bytes = Array(state.utf8)
         while true {
-            let r = sd_notify(0, state)
-            if r > 0 { return .sent }
-            if r == 0 { return .notSupervised }
-            if -r == EINTR { continue }
-            throw NotifyError(errno: -r, message: String(cString: strerror(-r)))
+            let r = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, length)
+                }
+            }
+            if r >= 0 { return .sent }
+            if errno == EINTR { continue }
+            throw NotifyError(errno: errno, message: String(cString: strerror(errno)))
         }
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 
 /// A real gpsd fed by `gpsfake` from a log file, on a free port, in its own scratch directory,
 /// for tests. Start it, point a client at `host`/`port` at once (gpsfake waits 1.4 s after its
@@ -21,7 +21,7 @@ public final class GPSFakeFixture {
     public let secondsPerSentence: Double
     public let endsWithLog: Bool
     /// gpsfake's pid, which is also the process group of it and its gpsd.
-    public private(set) var pid: pid_t = 0
+    public private(set) var pid: Int32 = 0
     /// gpsd's pids seen in the group, so that only their shared memory is removed.
     private var gpsdPIDs: Set<Int32> = []
     public private(set) var exitStatus: Int32?
@@ -40,17 +40,19 @@ public final class GPSFakeFixture {
     /// receiver until `stop()`: the "reports stopped" case. Without it, gpsd opens the receiver
     /// (and gpsfake starts replaying) only once a client watches.
     public init(log: String, secondsPerSentence: Double = 0.02, port: UInt16? = nil, endsWithLog: Bool = true) throws {
-        for path in [Self.python, Self.gpsfake] where access(path, X_OK) != 0 {
+        for path in [Self.python, Self.gpsfake] where !Files.isExecutable(path) {
             throw Failure(description: "gpsfake can't start: \(path) is missing (install gpsd and gpsd-clients)")
         }
-        guard access(log, R_OK) == 0 else { throw Failure(description: "gpsfake can't start: no log at \(log)") }
+        guard Files.exists(log) else { throw Failure(description: "gpsfake can't start: no log at \(log)") }
         self.log = log
         self.secondsPerSentence = secondsPerSentence
         self.endsWithLog = endsWithLog
         self.port = try port ?? Self.freePort()
-        var template = Array("/tmp/gpsfake-fixture-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
-        self.directory = String(cString: made)
+        do {
+            self.directory = try Files.makeTemporaryDirectory("/tmp/gpsfake-fixture-")
+        } catch {
+            throw Failure(description: "\(error)")
+        }
         try spawn()
     }
 
@@ -60,42 +62,29 @@ public final class GPSFakeFixture {
     /// log file in a fresh directory and returns its path; `stop()` of the fixture that replays
     /// it removes it.
     public static func writeLog(_ lines: [String], name: String = "test.log") throws -> String {
-        var template = Array("/tmp/gpsfake-log-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: errno \(errno)") }
-        let path = String(cString: made) + "/" + name
-        guard let f = fopen(path, "w") else { throw Failure(description: "can't write \(path)") }
-        defer { fclose(f) }
-        for line in lines { fputs(line + "\r\n", f) }
-        return path
+        do {
+            let path = try Files.makeTemporaryDirectory("/tmp/gpsfake-log-") + "/" + name
+            try Files.writeAtomically(lines.map { $0 + "\r\n" }.joined().utf8, to: path, durable: false)
+            return path
+        } catch {
+            throw Failure(description: "can't write the log: \(error)")
+        }
     }
 
     // MARK: - Process
 
     private func spawn() throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, directory + "/gpsfake.out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, directory + "/gpsfake.err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
         // Its own process group: one kill reaches gpsfake and the gpsd it started.
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attr, 0)
-
         // -W: without -p, gpsfake would otherwise give up on an exhausted log after 60 s.
-        let args = [Self.python, Self.gpsfake, "-1", "-q", "-P", String(port), "-c", String(secondsPerSentence)]
+        let args = [Self.gpsfake, "-1", "-q", "-P", String(port), "-c", String(secondsPerSentence)]
             + (endsWithLog ? ["-p"] : ["-W", "3600"]) + [log]
         let env = ["TMPDIR=\(directory)", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LANG=C.UTF-8"]
-        var cargs = args.map { strdup($0) } + [nil]
-        var cenv = env.map { strdup($0) } + [nil]
-        defer { (cargs + cenv).forEach { free($0) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, Self.python, &actions, &attr, &cargs, &cenv)
-        guard rc == 0 else { throw Failure(description: "gpsfake can't start: posix_spawn errno \(rc)") }
-        pid = child
+        do {
+            pid = try Process.spawn(Self.python, args, environment: env, standardOutput: directory + "/gpsfake.out",
+                                    standardError: directory + "/gpsfake.err", ownGroup: true)
+        } catch {
+            throw Failure(description: "gpsfake can't start: \(error)")
+        }
     }
 
     /// Waits until gpsd accepts connections on `port`. Fails with gpsfake's stderr when it exits
@@ -116,13 +105,13 @@ public final class GPSFakeFixture {
 
     public var isRunning: Bool {
         guard pid > 0, exitStatus == nil else { return false }
-        var status: Int32 = 0
-        let r = waitpid(pid, &status, WNOHANG)
-        if r == pid {
+        switch Process.wait(pid, block: false) {
+        case .running: return true
+        case .ended(let status):
             exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
             return false
+        case .unknown: return false
         }
-        return r == 0
     }
 
     /// Waits for gpsfake to exit by itself (the log replayed); returns its status, nil on timeout.
@@ -141,23 +130,22 @@ public final class GPSFakeFixture {
     public func stop() {
         if pid > 0, isRunning {
             gpsdPIDs.formUnion(groupPIDs(named: "gpsd"))
-            kill(-pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            exitStatus = 128 + SIGKILL
+            Process.kill(group: pid)
+            Process.wait(pid)
+            exitStatus = 128 + 9
         }
         // gpsd is gpsfake's child, so it may outlive it for a moment: its port and shared memory
         // are free only once it is gone.
         let start = Self.monotonic()
         while !groupPIDs(named: nil).isEmpty, Self.monotonic() - start < 5 {
-            kill(-pid, SIGKILL)
+            Process.kill(group: pid)
             Self.pause(milliseconds: 10)
         }
         removeLeftovers()
         // A log made by `writeLog` goes with the fixture that replayed it.
         if log.hasPrefix("/tmp/gpsfake-log-"), let slash = log.lastIndex(of: "/") {
-            unlink(log)
-            rmdir(String(log[..<slash]))
+            try? Files.unlink(log)
+            try? Files.removeDirectory(String(log[..<slash]))
         }
     }
 
@@ -171,35 +159,21 @@ public final class GPSFakeFixture {
     private func removeLeftovers() {
         // gpsfake keys gpsd's export segment by port ("Gp" + port); gpsd also makes NTP
         // segments, which are removed only when our gpsd created them and nobody is attached.
-        let exportKey = key_t(bitPattern: 0x4770_0000 | UInt32(port))
-        let id = shmget(exportKey, 0, 0)
-        if id >= 0 { shmctl(id, IPC_RMID, nil) }
+        SharedMemory.remove(key: 0x4770_0000 | UInt32(port))
         for line in Self.read("/proc/sysvipc/shm").split(separator: "\n").dropFirst() {
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
             guard f.count > 6, let shmid = Int32(f[1]), let cpid = Int32(f[4]), let nattch = Int(f[6]) else { continue }
-            if gpsdPIDs.contains(cpid), nattch == 0 { shmctl(shmid, IPC_RMID, nil) }
+            if gpsdPIDs.contains(cpid), nattch == 0 { SharedMemory.remove(id: shmid) }
         }
-        if let dir = opendir(directory) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name != "." && name != ".." { unlink(directory + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(directory)
+        for name in (try? Files.list(directory)) ?? [] { try? Files.unlink(directory + "/" + name) }
+        try? Files.removeDirectory(directory)
     }
 
     /// Pids in gpsfake's process group (optionally only those whose command is `name`).
     private func groupPIDs(named name: String?) -> Set<Int32> {
-        guard pid > 0, let proc = opendir("/proc") else { return [] }
-        defer { closedir(proc) }
+        guard pid > 0, let entries = try? Files.list("/proc") else { return [] }
         var out: Set<Int32> = []
-        while let entry = readdir(proc) {
-            let d = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for d in entries {
             guard let p = Int32(d) else { continue }
             let stat = Self.read("/proc/\(d)/stat")
             // pid (comm) state ppid pgrp ...
@@ -216,61 +190,24 @@ public final class GPSFakeFixture {
 
     /// A port nobody listens on right now, from the kernel's ephemeral range.
     public static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
-            }
+        do {
+            let fd = try InetSocket.listen(host: "127.0.0.1", port: 0)
+            defer { fd.close() }
+            guard let port = InetSocket.boundPort(fd) else { throw Failure(description: "no port bound") }
+            return UInt16(port)
+        } catch let e as Failure {
+            throw e
+        } catch {
+            throw Failure(description: "\(error)")
         }
-        guard ok else { throw Failure(description: "bind: errno \(errno)") }
-        return UInt16(bigEndian: addr.sin_port)
     }
 
     /// True when something accepts TCP connections on host:port (connects and closes at once).
-    public static func accepts(host: String, port: UInt16) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr(host)
-        addr.sin_port = port.bigEndian
-        return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
+    public static func accepts(host: String, port: UInt16) -> Bool { InetSocket.accepts(host: host, port: Int(port)) }
 
-    public static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func monotonic() -> Double { MonotonicClock.now().seconds }
 
-    static func pause(milliseconds: Int) {
-        var ts = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-        var left = timespec()
-        while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
-    }
+    static func pause(milliseconds: Int) { MonotonicClock.sleep(seconds: Double(milliseconds) / 1000) }
 
-    static func read(_ path: String) -> String {
-        guard let f = fopen(path, "r") else { return "" }
-        defer { fclose(f) }
-        var bytes: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            bytes += buf[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    static func read(_ path: String) -> String { Files.readText(path, limit: 64 << 20) ?? "" }
 }

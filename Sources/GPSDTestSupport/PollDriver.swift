@@ -1,5 +1,5 @@
 import Drivers
-import Glibc
+import Posix
 import WatchCore
 
 /// A small event loop for tests: polls one `Pollable` the way the appliance's loop does (its
@@ -12,11 +12,7 @@ public final class PollDriver {
 
     public init(_ source: Pollable) { self.source = source }
 
-    public static func now() -> Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-    }
+    public static func now() -> Instant { MonotonicClock.now() }
 
     /// Runs until `done` holds for the events recorded so far, or `timeout` passes. Returns
     /// whether `done` held.
@@ -27,14 +23,13 @@ public final class PollDriver {
             let now = Self.now()
             if now >= end { return false }
             let requests = source.pollRequests()
-            var fds = requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = requests.map { PollDescriptor(fd: $0.fd, events: $0.events) }
             var wait = end - now
             if let deadline = source.nextDeadline() { wait = min(wait, max(deadline - now, .zero)) }
             let ms = Int32(min(max((wait.seconds * 1000).rounded(.up), 0), 1000))
-            let n = poll(&fds, nfds_t(fds.count), ms)
-            if n < 0 && errno != EINTR { return false }
+            do { try Poll.wait(&fds, timeoutMilliseconds: ms) } catch { return false }
             let after = Self.now()
-            let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+            let ready = fds.filter { $0.returned != 0 }.map { PollRequest(fd: $0.fd, events: $0.returned) }
             let due = source.nextDeadline().map { $0 <= after } ?? false
             if !ready.isEmpty || due {
                 for e in source.service(ready: ready, now: after) { events.append((after, e)) }

@@ -1,3 +1,4 @@
+import Posix
 /// A failed file operation: what was tried, on which path, and the errno it ended with.
 public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Operation: String, Hashable, Sendable {

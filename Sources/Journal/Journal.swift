@@ -88,7 +88,7 @@ public final class Journal {
     public private(set) var memory: WatchMemory
     /// Set while the journal can't save.
     public private(set) var failure: JournalFailure?
-    public private(set) var stats = Stats()
+    public internal(set) var stats = Stats()
 
     var active: (segment: Segment, file: any JournalFile)?
     var older: [Segment] = []
@@ -145,51 +145,6 @@ public final class Journal {
         return persist(bytes, base: base, at: stamp)
     }
 
-    /// Keeps a record for the next sync (no I/O).
-    public func batch(_ record: JournalRecord, pace: TrackPace, at stamp: Stamp) {
-        let frame = Self.frame(record, at: stamp)
-        pending.append(frame)
-        pendingBytes += frame.count
-        if pendingSince == nil { pendingSince = stamp.monotonic }
-        if pace == .attention { pendingAttention = true }
-        if record.type.flushesPromptly {
-            let due = lastPromptSync.map { max(stamp.monotonic, $0 + limits.attentionFlushAge) } ?? stamp.monotonic
-            promptDue = min(promptDue ?? due, due)
-        }
-        // While failed, nothing drains the batch: keep the newest, bounded.
-        while pendingBytes > JournalConstants.maxPendingBytes, !pending.isEmpty {
-            pendingBytes -= pending.removeFirst().count
-        }
-    }
-
-    /// Keeps a track fix if the pace wants it: every fix in attention, one per interval when calm.
-    public func track(_ fix: TrackFix, pace: TrackPace, at stamp: Stamp) {
-        if pace == .calm, let last = lastTrack, stamp.monotonic - last < limits.calmTrackInterval,
-            stamp.monotonic >= last
-        {
-            stats.tracksDropped += 1
-            return
-        }
-        lastTrack = stamp.monotonic
-        stats.tracksKept += 1
-        batch(.trackFix(fix), pace: pace, at: stamp)
-    }
-
-    /// When the loop must call `flushIfDue`: the batch's flush age or size, or a failed journal's
-    /// retry. nil when nothing waits.
-    public var nextDeadline: Instant? {
-        if failure != nil { return retryAt }
-        guard let since = pendingSince else { return nil }
-        if pendingBytes >= limits.batchBytes { return since }
-        let aged = since + (pendingAttention ? limits.attentionFlushAge : limits.calmFlushAge)
-        return promptDue.map { min($0, aged) } ?? aged
-    }
-
-    public func flushIfDue(at stamp: Stamp) -> WriteResult {
-        guard let due = nextDeadline, stamp.monotonic >= due else { return .nothing }
-        return flush(at: stamp)
-    }
-
     /// Syncs the batch now (and retries a failed journal). For a clean shutdown, and for tests.
     public func flush(at stamp: Stamp) -> WriteResult {
         guard !pending.isEmpty || failure != nil else { return .nothing }
@@ -208,15 +163,8 @@ public final class Journal {
         active = nil
     }
 
-    // MARK: - Persisting
-
-    static func frame(_ record: JournalRecord, at stamp: Stamp) -> [UInt8] {
-        RecordFrame.encode(type: record.type.rawValue, payload: record.payload(at: stamp))
-    }
-
-    var segmentPaths: [String] { (older.map(\.sequence) + [active?.segment.sequence].compactMap { $0 }).map(path) }
-
-    func path(_ sequence: UInt64) -> String { directory + "/" + SegmentName.name(sequence) }
+    // MARK: - Persisting (framing in RecordFrame.swift, batching and decimation in
+    // Journal+Batching.swift, segments and rotation in Journal+Rotation.swift)
 
     /// Writes the batch and `bytes`, syncs; starts a new segment (with `base` as its snapshot)
     /// when there is none usable or this would overfill it. On ENOSPC, frees space once and retries.
@@ -266,90 +214,6 @@ public final class Journal {
             stats.directorySyncs += 1
             compact()
         }
-    }
-
-    /// A new segment: its segment and snapshot records are written here and synced with the
-    /// first commit; the directory is synced right after.
-    private func startSegment(snapshot: WatchMemory, at stamp: Stamp) throws {
-        if let a = active {
-            a.file.close()
-            older.append(a.segment)
-            active = nil
-        }
-        var file: (any JournalFile)?
-        var sequence = nextSequence
-        // A stray file with the next name (left by a crash before a listing could see it) is skipped.
-        for _ in 0..<8 {
-            sequence = nextSequence
-            nextSequence += 1
-            do {
-                file = try fs.create(path(sequence))
-                break
-            } catch let e as FileSystemError where e.errno == .exists {
-                continue
-            }
-        }
-        guard let file else { throw FileSystemError(.create, path(sequence), .exists) }
-        active = (Segment(sequence: sequence, size: 0, durable: false, empty: false), file)
-        stats.segmentsStarted += 1
-        let head = Self.frame(.segment(version: JournalConstants.formatVersion, sequence: sequence), at: stamp)
-            + Self.frame(.snapshot(snapshot), at: stamp)
-        try file.append(head)
-        active!.segment.size += head.count
-        stats.bytesWritten += head.count
-    }
-
-    /// A segment that failed a write or a sync is never written again.
-    private func poisonActive() {
-        guard let a = active else { return }
-        a.file.close()
-        older.append(a.segment)
-        active = nil
-    }
-
-    /// Deletes old segments now that the active one is durable: empty ones, then oldest first
-    /// while over the size limit or short of free space. A delete lost to a crash comes back as
-    /// an older segment, which the newer snapshot supersedes: harmless.
-    func compact() {
-        older.sort { $0.sequence < $1.sequence }
-        var total = older.reduce(active?.segment.size ?? 0) { $0 + $1.size }
-        var free = try? fs.freeSpace(directory)
-        var kept: [Segment] = []
-        var deleted = 0
-        for segment in older {
-            let over = total > limits.totalBytes || (free.map { $0 < limits.minFreeBytes } ?? false)
-            guard segment.empty || over else {
-                kept.append(segment)
-                continue
-            }
-            if (try? fs.unlink(path(segment.sequence))) != nil {
-                total -= segment.size
-                free = free.map { $0 + Int64(segment.size) }
-                deleted += 1
-            } else {
-                kept.append(segment)
-            }
-        }
-        older = kept
-        stats.segmentsDeleted += deleted
-        if deleted > 0, (try? fs.syncDirectory(directory)) != nil { stats.directorySyncs += 1 }
-    }
-
-    /// On ENOSPC: delete every segment except the newest durable one (its snapshot and records
-    /// hold the last saved state), then the caller retries once in a new segment.
-    private func freeSpaceForRetry() {
-        older.sort { $0.sequence < $1.sequence }
-        let keep = older.last(where: \.durable)?.sequence
-        var kept: [Segment] = []
-        for segment in older {
-            if segment.sequence == keep || (try? fs.unlink(path(segment.sequence))) == nil {
-                kept.append(segment)
-            } else {
-                stats.segmentsDeleted += 1
-            }
-        }
-        older = kept
-        try? fs.syncDirectory(directory)
     }
 
     private func succeeded() -> WriteResult {

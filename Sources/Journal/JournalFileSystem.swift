@@ -34,21 +34,6 @@ public protocol JournalFile: AnyObject {
 }
 
 extension JournalFileSystem {
-    /// Writes `bytes` to `path` atomically: a temporary file, fdatasync, rename over `path`,
-    /// fsync of the directory. Readers see the old file or the new one, never a part.
-    public func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
-        let temporary = path + ".tmp"
-        try? unlink(temporary)
-        let file = try create(temporary)
-        defer { file.close() }
-        try file.append(bytes)
-        try file.syncData()
-        try rename(temporary, to: path)
-        try syncDirectory(directory)
-    }
-}
-
-extension JournalFileSystem {
     /// For file systems that only read whole files (test doubles): the bound is applied after.
     public func read(_ path: String, limit: Int) throws -> [UInt8] { Array(try read(path).prefix(limit)) }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import WatchCore
 
 /// The journal off the loop's thread: one writer thread owns the `Journal` and does every
@@ -47,15 +47,14 @@ public final class JournalWriter: @unchecked Sendable {
     private let journal: Journal
     private let threaded: Bool
     private let limits: JournalLimits
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let lock = Lock()
     /// Copies the writer publishes after each request, read by the loop under the lock.
     private var publishedStats: Journal.Stats
     private var publishedDeadline: Instant?
     private var queue: [Request] = []
     private var completions: [Completion] = []
-    private var thread: pthread_t?
-    private var pipeFDs: [Int32] = [-1, -1]
+    private var thread: WorkerThread?
+    private var wake: WakePipe?
     private var nextTicket: UInt64 = 0
 
     // The loop's side only.
@@ -75,39 +74,14 @@ public final class JournalWriter: @unchecked Sendable {
         journalDeadline = journal.nextDeadline
         publishedStats = journal.stats
         publishedDeadline = journal.nextDeadline
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-        guard threaded else { return }
-        if pipe(&pipeFDs) == 0 {
-            for fd in pipeFDs {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        let box = Unmanaged.passRetained(self)
-        var t = pthread_t()
-        let r = pthread_create(&t, nil, { raw in
-            let writer = Unmanaged<JournalWriter>.fromOpaque(raw!).takeRetainedValue()
-            writer.work()
-            return nil
-        }, box.toOpaque())
-        if r == 0 {
-            thread = t
-        } else {
-            box.release()
-        }
-    }
-
-    deinit {
-        for fd in pipeFDs where fd >= 0 { _ = Glibc.close(fd) }
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        guard threaded, let pipe = try? WakePipe() else { return }
+        wake = pipe
+        // Without a thread (none to give) every request runs inline, as when not threaded.
+        thread = try? WorkerThread { self.work() }
     }
 
     /// The descriptor the loop polls for completions (nil when inline).
-    public var completionFD: Int32? { threaded && thread != nil && pipeFDs[0] >= 0 ? pipeFDs[0] : nil }
+    public var completionFD: Int32? { threaded && thread != nil ? wake?.readEnd.rawValue : nil }
 
     /// The journal's stats, read on the loop's thread (approximate while the writer works).
     public var stats: Journal.Stats { locked { publishedStats } }
@@ -169,14 +143,11 @@ public final class JournalWriter: @unchecked Sendable {
 
     /// Completions since last asked, in the order the requests were made. Drains the pipe.
     public func takeCompletions() -> [Completion] {
-        if let fd = completionFD {
-            // The writer appends a completion, then writes its byte: an empty pipe means nothing
-            // new (a completion whose byte is still to come wakes the loop when it comes), and
-            // the lock and its copy are skipped on most calls.
-            var any = false
-            var sink: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-            while Glibc.read(fd, &sink, MemoryLayout.size(ofValue: sink)) > 0 { any = true }
-            if !any { return [] }
+        if completionFD != nil, let wake {
+            // The writer appends a completion, then rings: an empty pipe means nothing new (a
+            // completion whose byte is still to come wakes the loop when it comes), and the
+            // lock and its copy are skipped on most calls.
+            if !wake.drain() { return [] }
         }
         let (done, deadline) = locked { () -> ([Completion], Instant?) in
             defer { completions.removeAll(keepingCapacity: true) }
@@ -196,7 +167,7 @@ public final class JournalWriter: @unchecked Sendable {
         stopped = true
         enqueue(.flush(stamp), wake: false)
         enqueue(.stop, wake: true)
-        if let thread { pthread_join(thread, nil) }
+        thread?.join()
         thread = nil
     }
 
@@ -207,29 +178,25 @@ public final class JournalWriter: @unchecked Sendable {
             run(request)
             return
         }
-        pthread_mutex_lock(mutex)
-        queue.append(request)
-        if wake { pthread_cond_signal(condition) }
-        pthread_mutex_unlock(mutex)
+        lock.locked {
+            queue.append(request)
+            if wake { lock.signal() }
+        }
     }
 
     private func work() {
         var running = true
         while running {
-            pthread_mutex_lock(mutex)
-            while queue.isEmpty { pthread_cond_wait(condition, mutex) }
-            let taken = queue
-            queue.removeAll(keepingCapacity: true)
-            pthread_mutex_unlock(mutex)
+            let taken = lock.locked(when: { !queue.isEmpty }) { () -> [Request] in
+                defer { queue.removeAll(keepingCapacity: true) }
+                return queue
+            }
             var posted = false
             for request in taken {
                 if case .stop = request { running = false; continue }
                 if run(request) { posted = true }
             }
-            if posted, pipeFDs[1] >= 0 {
-                var byte: UInt8 = 1
-                _ = Glibc.write(pipeFDs[1], &byte, 1)
-            }
+            if posted { wake?.ring() }
         }
     }
 
@@ -270,9 +237,5 @@ public final class JournalWriter: @unchecked Sendable {
         return false
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
 }

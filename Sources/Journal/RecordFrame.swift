@@ -36,3 +36,10 @@ public enum RecordFrame {
         return (type, (p + JournalConstants.headerSize)..<end)
     }
 }
+
+extension Journal {
+    /// One record framed for the journal's files.
+    static func frame(_ record: JournalRecord, at stamp: Stamp) -> [UInt8] {
+        RecordFrame.encode(type: record.type.rawValue, payload: record.payload(at: stamp))
+    }
+}

@@ -1,3 +1,4 @@
+import Posix
 /// An in-memory file system that behaves like a pessimistic disk across a power cut, for tests,
 /// fuzzing and benchmarks. `simulateCrash()` forgets everything not made durable:
 /// file data since the file's last `syncData`, and directory changes (create, rename, unlink)

@@ -1,5 +1,5 @@
+import Posix
 import WatchCore
-import Glibc
 
 /// A wall-clock time, nanoseconds since 1970 UTC. Only stamps records and answers "where was the
 /// boat at 02:40": a Pi has no battery-backed clock, so it may jump at boot and never drives a timer.
@@ -13,11 +13,7 @@ public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
 
     /// CLOCK_REALTIME now.
-    public static func now() -> WallTime {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return WallTime(nanoseconds: Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec))
-    }
+    public static func now() -> WallTime { WallTime(nanoseconds: WallClock.nanoseconds()) }
 
     public static func < (a: WallTime, b: WallTime) -> Bool { a.nanoseconds < b.nanoseconds }
     public static func + (a: WallTime, d: Duration) -> WallTime { WallTime(nanoseconds: a.nanoseconds &+ d.nanoseconds) }

@@ -1,22 +1,10 @@
-import Glibc
+import Posix
 import Journal
 import WatchCore
 
 /// The benchmark's workloads; static so Swift 6 keeps them off the main actor.
 enum Workloads {
-    static func monotonicNow() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    static func fixed(_ x: Double, _ digits: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let n = Int((x * scale).rounded())
-        let whole = n / Int(scale), frac = String(abs(n) % Int(scale))
-        return "\(whole)" + (digits > 0 ? "." + String(repeating: "0", count: digits - frac.count) + frac : "")
-    }
+    static func monotonicNow() -> Double { MonotonicClock.now().seconds }
 
     static var fs: PosixFileSystem { PosixFileSystem() }
     static let anchor = Coordinate(latitude: 50.15, longitude: -5.07)
@@ -26,13 +14,12 @@ enum Workloads {
 
     static func temporaryDirectory(_ base: String) -> String {
         try? fs.makeDirectory(base)
-        var template = Array((base + "/journal-bench-XXXXXX").utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        return (try? Files.makeTemporaryDirectory(base + "/journal-bench-")) ?? base
     }
 
     static func removeTree(_ dir: String) {
-        for name in (try? fs.list(dir)) ?? [] { _ = unlink(dir + "/" + name) }
-        _ = rmdir(dir)
+        for name in (try? fs.list(dir)) ?? [] { try? Files.unlink(dir + "/" + name) }
+        try? Files.removeDirectory(dir)
     }
 
     static func directoryBytes(_ dir: String) -> (bytes: Int, files: Int) {
@@ -47,7 +34,7 @@ enum Workloads {
         return Geodesy.destination(from: anchor, bearing: bearing, distance: Meters(5 + 3 * sinDeg(t)))
     }
 
-    static func sinDeg(_ d: Double) -> Double { sin(d * .pi / 180) }
+    static func sinDeg(_ d: Double) -> Double { Math.sin(d * .pi / 180) }
 
     /// One hour of holding at `hz`, through a real Watch and the journal exactly as the loop runs it.
     static func holdingHour(hz: Double, base: String) -> (stats: Journal.Stats, cpu: Double) {
@@ -130,15 +117,8 @@ enum Workloads {
 
     /// Spawns this program with --restore-only and times it from spawn to exit.
     static func timeRestoreProcess(_ dir: String) -> Double? {
-        var pid: pid_t = 0
-        let exe = "/proc/self/exe"
-        let args = [exe, "--restore-only", dir]
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
         let start = monotonicNow()
-        guard posix_spawn(&pid, exe, nil, nil, &argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        return status == 0 ? monotonicNow() - start : nil
+        guard let pid = try? Process.spawn("/proc/self/exe", ["--restore-only", dir]) else { return nil }
+        return Process.wait(pid) == .ended(status: 0) ? monotonicNow() - start : nil
     }
 }

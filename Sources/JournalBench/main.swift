@@ -2,14 +2,14 @@
 // system (a temporary directory, real fdatasync). Prints numbers; asserts nothing about time.
 //   swift run -c release JournalBench [--days N] [--dir PATH]
 //   JournalBench --restore-only DIR   (used by the benchmark itself: a fresh process that restores)
-import Glibc
 import Journal
+import Posix
 import WatchCore
 
 let fs = Workloads.fs
 let epoch = Workloads.epoch
 func stamp(_ t: Double) -> Stamp { Workloads.stamp(t) }
-func fixed(_ x: Double, _ d: Int) -> String { Workloads.fixed(x, d) }
+func fixed(_ x: Double, _ d: Int) -> String { FixedPoint.fixed(x, d) }
 func monotonicNow() -> Double { Workloads.monotonicNow() }
 
 
@@ -19,7 +19,7 @@ if arguments.first == "--restore-only", arguments.count == 2 {
     var watch = Watch()
     _ = watch.restore(recovery.memory, at: Instant(seconds: 1))
     journal.close()
-    exit(watch.anchor == nil ? 1 : 0)
+    Process.exit(watch.anchor == nil ? 1 : 0)
 }
 var days = 30
 var base = "/tmp"
@@ -30,7 +30,7 @@ while let a = arguments.first {
     case "--dir": base = arguments.removeFirst()
     default:
         print("usage: JournalBench [--days N] [--dir PATH]")
-        exit(2)
+        Process.exit(2)
     }
 }
 

@@ -2,7 +2,7 @@ import WatchCore
 
 /// One gpsd report (a TPV), with every field left unset or NaN already turned into nil, and
 /// the one translator from it to a `GPSReading`. Both ways into the watch build one:
-/// `run` from what libgps decoded (`LibGPSConnection`), `replay` and the benchmark from a
+/// `run` from gpsd's socket (`GPSDConnection`, through `tpv`), `replay` and the benchmark from a
 /// recorded log (`GPSDJSONAssembler` for gpsd's JSON, `NMEAAssembler` for NMEA 0183 with gpsd's
 /// own HDOP to eph factors). So the accuracy gate, the 2D/3D rule and the speed and course
 /// checks the benchmark judges are the box's own (issue 12, hole 6).
@@ -71,7 +71,7 @@ extension Optional where Wrapped == Double {
 extension GPSDFix {
     /// Reads one TPV object as gpsd writes it (one compact JSON line) in a single pass over its
     /// bytes: the fields the box uses, every other one skipped. The live path's only parse of a
-    /// report (libgps's own JSON unpacking is not used for reports). nil when the line is not a
+    /// report (libgps is not used). nil when the line is not a
     /// well-formed object of class TPV.
     public static func tpv(_ line: UnsafeBufferPointer<UInt8>) -> GPSDFix? {
         var scanner = Scanner(line)

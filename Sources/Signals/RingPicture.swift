@@ -1,3 +1,4 @@
+import Posix
 /// An SVG picture of one frame, for Docs/ring.md: each pixel where it sits on the ring, in the
 /// colour a screen needs to show its LED drive level as the same light (as `TerminalRing`), with
 /// a soft glow, on the dark of a cabin at night. Generated from the renderer by the
@@ -33,9 +34,9 @@ public enum RingPicture {
             }
         }
         s += glows + dots
-        s += "<text x=\"\(f(centre))\" y=\"\(f(size + 18))\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"15\" fill=\"#E6E6E6\">\(escape(title))</text>\n"
+        s += "<text x=\"\(f(centre))\" y=\"\(f(size + 18))\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"15\" fill=\"#E6E6E6\">\(XMLText.escape(title))</text>\n"
         if !caption.isEmpty {
-            s += "<text x=\"\(f(centre))\" y=\"\(f(size + 38))\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#9A9A9A\">\(escape(caption))</text>\n"
+            s += "<text x=\"\(f(centre))\" y=\"\(f(size + 38))\" text-anchor=\"middle\" font-family=\"sans-serif\" font-size=\"12\" fill=\"#9A9A9A\">\(XMLText.escape(caption))</text>\n"
         }
         return s + "</svg>\n"
     }
@@ -45,19 +46,5 @@ public enum RingPicture {
         let n = Int((x * 10).rounded())
         let sign = n < 0 ? "-" : ""
         return "\(sign)\(abs(n) / 10).\(abs(n) % 10)"
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

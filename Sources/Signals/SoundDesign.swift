@@ -80,12 +80,6 @@ public enum SoundDesign {
         Array(repeating: alarmSiren.steps, count: 3).flatMap { $0 }
             + [.init(nil, .milliseconds(300)), .init(660, .milliseconds(500))])
 
-    /// What the siren plays for a pattern the buzzer plays: its own two tones for the alarm's
-    /// buzz, the same steps for everything else. For a caller that hands both outputs one pattern.
-    public static func sirenVoice(_ pattern: SoundPattern) -> SoundPattern {
-        pattern == alarmBuzz ? alarmSiren : pattern
-    }
-
     /// The waveform each sound takes on the siren: the alarm as loud as the speaker goes, the
     /// chirps soft at night.
     public static func waveform(for pattern: SoundPattern) -> Waveform {

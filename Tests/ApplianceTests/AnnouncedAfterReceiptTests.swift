@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -195,12 +196,12 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
         // The crew's phone: everything under the box's topics, in arrival order.
         let phone = try XCTUnwrap(MQTTClient(id: "phone"))
         var heard: [(topic: String, text: String, at: Instant)] = []
-        phone.onMessage = { topic, payload in heard.append((topic, String(decoding: payload, as: UTF8.self), SystemClock.now())) }
+        phone.onMessage = { topic, payload in heard.append((topic, String(decoding: payload, as: UTF8.self), MonotonicClock.now())) }
         XCTAssertNil(phone.connect(host: "127.0.0.1", port: port, keepalive: 30))
         /// One turn for the box's MQTT output and the phone.
         func pump(until done: () -> Bool, limit: Double = 10) {
-            let end = SystemClock.now() + .seconds(limit)
-            while !done() && SystemClock.now() < end {
+            let end = MonotonicClock.now() + .seconds(limit)
+            while !done() && MonotonicClock.now() < end {
                 var fds = mqtt.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
                 _ = poll(&fds, nfds_t(fds.count), 10)
                 mqtt.serve(fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now, box: rig.box)
@@ -217,7 +218,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
 
         rig.fs.syncDelay = .milliseconds(500)
         heard.removeAll()
-        let sent = SystemClock.now()
+        let sent = MonotonicClock.now()
         XCTAssertTrue(phone.publish("anchor-alert/test/command",
                                     Array("{\"id\":\"z1\",\"decision\":\"snooze\",\"episode\":\(rig.box.watch.alarm.episode!)}".utf8),
                                     qos: 1, retain: false))

@@ -17,11 +17,18 @@ final class BoxTests: XCTestCase {
         func set(on: Bool) { trace.events.append(on ? "buzzer on" : "buzzer off") }
     }
 
-    final class FakeSiren: SoundOutput {
+    /// The siren as the box drives it: by what it means, never by a pattern.
+    final class FakeSiren: SirenOutput {
         let trace: Trace
         init(_ t: Trace) { trace = t }
-        func play(_ pattern: SoundPattern) { trace.events.append("siren \(pattern.repeats ? "loop" : "once")") }
-        func stop() { trace.events.append("siren stop") }
+        func setAlarm(_ on: Bool, now: Instant) { trace.events.append(on ? "siren alarm" : "siren alarm off") }
+        func setFault(_ on: Bool, now: Instant) { trace.events.append(on ? "siren fault" : "siren fault off") }
+        func chirp(_ chirp: Chirp, now: Instant) { trace.events.append("siren chirp") }
+        func notSaved(now: Instant) { trace.events.append("siren not saved") }
+        func stopAll() { trace.events.append("siren stop") }
+        func pollRequests() -> [PollRequest] { [] }
+        func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+        func nextDeadline() -> Instant? { nil }
     }
 
     final class FakeLog: DecisionLog {
@@ -85,7 +92,7 @@ final class BoxTests: XCTestCase {
         var outcome: DecisionOutcome?
         rig.box.handle(.decision(.mark(.here)), now: rig.now) { outcome = $0 }
         let synced = rig.trace.events.firstIndex(of: "journal synced")
-        let chirp = rig.trace.events.firstIndex(of: "siren once")
+        let chirp = rig.trace.events.firstIndex(of: "siren chirp")
         XCTAssertNotNil(synced)
         XCTAssertNotNil(chirp)
         XCTAssertLessThan(synced!, chirp!, "the chirp confirms a durable decision: \(rig.trace.events)")
@@ -102,7 +109,7 @@ final class BoxTests: XCTestCase {
         rig.trace.events.removeAll()
         for _ in 0..<30 where rig.box.watch.alarm.kind != .ringing { rig.fix(east: 60) }
         XCTAssertEqual(rig.box.watch.alarm.kind, .ringing)
-        let loop = rig.trace.events.firstIndex(of: "siren loop")
+        let loop = rig.trace.events.firstIndex(of: "siren alarm")
         let buzz = rig.trace.events.firstIndex(of: "buzzer on")
         let lastSyncBefore = rig.trace.events.lastIndex(of: "journal synced")
         XCTAssertNotNil(loop)
@@ -133,7 +140,7 @@ final class BoxTests: XCTestCase {
         rig.trace.events.removeAll()
         rig.box.handle(.armSwitch(on: true), now: rig.now) { outcome = $0 }
         XCTAssertEqual(outcome, .refused(.noAnchor))
-        XCTAssertEqual(rig.trace.events.first, "siren once", "the refusal chirp")
+        XCTAssertEqual(rig.trace.events.first, "siren chirp", "the refusal chirp")
     }
 
     func testSwitchOffStopsTheAlarmAndLeavesTheBuzzerLow() {
@@ -144,7 +151,7 @@ final class BoxTests: XCTestCase {
         for _ in 0..<30 where rig.box.watch.alarm.kind != .ringing { rig.fix(east: 60) }
         rig.trace.events.removeAll()
         rig.box.handle(.armSwitch(on: false), now: rig.now)
-        XCTAssertTrue(rig.trace.events.contains("siren stop") || rig.trace.events.contains("siren once"))
+        XCTAssertTrue(rig.trace.events.contains("siren alarm off"), "\(rig.trace.events)")
         XCTAssertFalse(rig.box.annunciator.isAlarmSounding)
         // After the disarm chirp ends, the line is low.
         rig.now = rig.now + .seconds(2)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import WatchCore
 import XCTest
@@ -27,13 +28,13 @@ final class ControlServerTests: XCTestCase {
     func testASecondBoxCantTakeALiveSocketButReplacesAStaleOne() throws {
         let box = try MiniBox(directory: dir)
         XCTAssertThrowsError(try ControlServer(directory: dir)) { e in
-            XCTAssertEqual((e as? PosixError)?.code, EADDRINUSE)
+            XCTAssertEqual((e as? SystemError)?.errno, .addressInUse)
         }
         box.server.close()
         // A socket file left behind by a crash (nobody listening) is replaced.
         let fd = try UnixSocket.make(nonBlocking: false)
-        try UnixSocket.withAddress(box.server.path) { a, l in _ = bind(fd, a, l) }
-        close(fd)
+        try UnixSocket.withAddress(box.server.path) { a, l in _ = bind(fd.rawValue, a, l) }
+        fd.close()
         XCTAssertNoThrow(try ControlServer(directory: dir))
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Journal
 import WatchCore
@@ -27,7 +28,7 @@ final class ExportTests: XCTestCase {
     func save(_ text: String, _ name: String) -> String {
         let path = dir + "/" + name
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try? Posix.writeAll(fd, Array(text.utf8))
+        try? FileDescriptor(borrowing: fd).writeAll(Array(text.utf8))
         close(fd)
         return path
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Journal
 import Recordings
@@ -189,7 +190,7 @@ final class GlanceTests: XCTestCase {
         // The package's version starts with the same release.
         var root = #filePath
         for _ in 0..<3 { root = String(root[..<root.lastIndex(of: "/")!]) }
-        let deb = String(decoding: try FileBytes.read(root + "/image/build-deb.sh"), as: UTF8.self)
+        let deb = String(decoding: try Files.read(root + "/image/build-deb.sh"), as: UTF8.self)
         XCTAssertTrue(deb.contains("VERSION=\(Version.number)~git"), "image/build-deb.sh names another release")
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Journal
 import Signals
@@ -50,9 +51,9 @@ final class JournalHistoryTests: XCTestCase {
         let journalDir = dir + "/journal"
         var now = Instant(seconds: 500)
         let opened = Journal.open(directory: journalDir, at: Stamp(monotonic: now, wall: WallTime.now()))
-        let log = JournalLog(journal: opened.journal, threaded: true, wall: SystemClock.wall)
+        let log = JournalLog(journal: opened.journal, threaded: true, wall: WallClock.seconds)
         let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
-                      annunciator: Annunciator(buzzer: nil, siren: nil, book: DesignedSounds()), log: log, wall: SystemClock.wall)
+                      annunciator: Annunciator(buzzer: nil, siren: nil, book: DesignedSounds()), log: log, wall: WallClock.seconds)
         func recap() -> [String] {
             let wall = WallTime.now()
             let r = (try? JournalHistory(directory: journalDir).entries()).map { Recap.build($0, since: wall - .seconds(3600), now: wall) }
@@ -61,9 +62,9 @@ final class JournalHistoryTests: XCTestCase {
         // Waits on the event (the line in the recap), polling the writer's pipe as the loop does;
         // the limit is only for a writer that never writes it. The box's clock stands still.
         func eventually(_ what: String, _ ok: ([String]) -> Bool) {
-            let end = SystemClock.now() + .seconds(20)
+            let end = MonotonicClock.now() + .seconds(20)
             while !ok(recap()) {
-                guard SystemClock.now() < end else { return XCTFail("\(what): \(recap())") }
+                guard MonotonicClock.now() < end else { return XCTFail("\(what): \(recap())") }
                 var p = pollfd(fd: log.completionFD!, events: Int16(POLLIN), revents: 0)
                 _ = poll(&p, 1, 100)
                 box.takeCompletions(now: now)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -9,13 +10,15 @@ import WatchCore
 import XCTest
 
 /// Nothing on the loop waits: the real `EventLoop` and `BoxRuntime`, the alarm ringing, a
-/// journal whose every sync takes 3 s (on its writer thread), and the box's console on a pipe
-/// nobody reads. The buzzer keeps its 0.2 s cadence, systemd's watchdog is pinged on time, and
-/// the decision's receipt comes only when its record is durable.
+/// journal whose every sync takes seconds (on its writer thread), and the box's console on a
+/// pipe nobody reads. The buzzer keeps its 0.2 s cadence, systemd's watchdog is pinged on time,
+/// and the decision's receipt comes only when its record is durable. Twice: on a simulated file
+/// system whose syncs sleep 3 s, and, in the test VM, on ext4 on a dm-delay device
+/// (scripts/test-slow-sync.sh, which sets AA_SLOW_JOURNAL_DIR).
 final class LoopNeverWaitsTests: XCTestCase {
     final class Buzzer: BuzzerLine {
         var changes: [(Instant, Bool)] = []
-        func set(on: Bool) { changes.append((SystemClock.now(), on)) }
+        func set(on: Bool) { changes.append((MonotonicClock.now(), on)) }
     }
 
     /// The test's script, run by the loop at its deadlines like any source.
@@ -35,16 +38,49 @@ final class LoopNeverWaitsTests: XCTestCase {
 
     func testTheBuzzerAndTheWatchdogKeepTimeThroughASlowSyncAndAStuckConsole() throws {
         let fs = FlakyFileSystem()
-        let start = SystemClock.now()
-        let opened = Journal.open(directory: "/journal", fileSystem: fs, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
-        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
+        try ringThroughASlowSync(directory: "/journal", fileSystem: fs, slowFrom: { fs.syncDelay = .seconds(3) },
+                                 leastSync: 2.9, lostStep: 0.2, longestPingGap: 0.75)
+    }
+
+    /// The same on a real slow disk: the journal's directory on a file system whose device
+    /// delays every write and flush by seconds (dm-delay, set up by scripts/test-slow-sync.sh
+    /// in the test VM). Skipped (said, not passed) where AA_SLOW_JOURNAL_DIR is not set.
+    func testOnARealSlowDiskTheBuzzerAndTheWatchdogKeepTime() throws {
+        guard let dir = getenv("AA_SLOW_JOURNAL_DIR").map({ String(cString: $0) }) else {
+            throw XCTSkip("AA_SLOW_JOURNAL_DIR not set: run scripts/test-slow-sync.sh (the test VM, dm-delay)")
+        }
+        // The device delays each write and flush by AA_SLOW_DELAY_MS (the script's table): a
+        // sync (data, then ext4's journal commit and its flush) waits at least one of them.
+        let delay = getenv("AA_SLOW_DELAY_MS").flatMap { Double(String(cString: $0)) } ?? 1000
+        // The VM runs under software emulation beside other work, so its timing is coarse (steps
+        // 0.4 s late and 15 changes in 4.4 s were seen with no sleep outside poll, this machine
+        // at a load of 12): there a step counts as lost when it is late by the device's delay,
+        // what waiting on one write would cost, and the cadence is printed. The deterministic
+        // bound, no sleep outside poll, is the same as on the simulated disk.
+        try ringThroughASlowSync(directory: dir, fileSystem: PosixFileSystem(), slowFrom: {}, leastSync: delay / 1000,
+                                 lostStep: delay / 1000, longestPingGap: 1.0)
+    }
+
+    /// The box ringing (a restart with the alarm latched), the console stuck, then a decision
+    /// whose record must reach the journal: the loop goes on while the sync takes `leastSync`
+    /// seconds or more (asserted, so a fast disk fails the test rather than passing it). The
+    /// loop's thread never sleeps outside its poll (the kernel's count of its voluntary context
+    /// switches, `NetworkOutageTimingTests.Counting`); no buzzer step is lost (each within
+    /// `lostStep` of its time: timing beyond that depends on the machine's load, so it is printed); the
+    /// console's 5,000 lines neither block (the same count of sleeps) nor grow its buffer.
+    private func ringThroughASlowSync(directory: String, fileSystem: any JournalFileSystem, slowFrom: () -> Void,
+                                      leastSync: Double, lostStep: Double,
+                                      longestPingGap: Double) throws {
+        let start = MonotonicClock.now()
+        let opened = Journal.open(directory: directory, fileSystem: fileSystem, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
+        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
         XCTAssertNotNil(journal.completionFD)
         let buzzer = Buzzer()
         var s = WatchSettings()
         s.radius = 30
         let box = Box(watch: Watch(settings: s), sources: [buzzerSource()],
                       annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()),
-                      log: journal, wall: SystemClock.wall)
+                      log: journal, wall: WallClock.seconds)
         journal.pace = { [unowned box] in TrackPace(of: box.watch) }
 
         // The console: a pipe whose reader never reads.
@@ -59,14 +95,14 @@ final class LoopNeverWaitsTests: XCTestCase {
         let runtime = BoxRuntime(box: box)
         runtime.extraSources = [journal, sink]
         var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(SystemClock.now()) })
+        runtime.watchdog = (.seconds(1), { pings.append(MonotonicClock.now()) })
         ConsoleLog.attach(to: box, settings: s)
 
         // Ringing at once, as after a restart with the alarm latched.
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
                     lastEpisode: 1, now: start)
         XCTAssertTrue(box.annunciator.isAlarmSounding)
-        fs.syncDelay = .seconds(3)
+        slowFrom()
 
         var outcome: DecisionOutcome?
         var decidedAt: Instant?
@@ -75,46 +111,69 @@ final class LoopNeverWaitsTests: XCTestCase {
         let script = Script([
             (start + .milliseconds(300), {
                 // Far more than the pipe and the buffer hold: must neither block nor grow.
-                let t0 = SystemClock.now()
+                let t0 = MonotonicClock.now()
                 for i in 0..<5_000 { Console.out("Line \(i) of a console nobody reads, long enough to fill a pipe quickly") }
-                consoleTook = SystemClock.now() - t0
-                decidedAt = SystemClock.now()
+                consoleTook = MonotonicClock.now() - t0
+                decidedAt = MonotonicClock.now()
                 box.handle(.decision(.setRadius(45)), now: decidedAt!) { o in
                     outcome = o
-                    answeredAt = SystemClock.now()
+                    answeredAt = MonotonicClock.now()
                 }
             }),
-            (start + .milliseconds(4500), { _ = pthread_kill(pthread_self(), SIGTERM) }),
         ])
         runtime.extraSources.append(script)
-        loop.run(runtime)
-        journal.close(now: SystemClock.now())
+        // Stops the loop 1.2 s after the receipt came (or after 60 s without one).
+        let stopper = Script([])
+        stopper.steps = [(start + .seconds(60), { _ = pthread_kill(pthread_self(), SIGTERM) })]
+        runtime.extraSources.append(stopper)
+        let watchReceipt = Script([])
+        func lookForTheReceipt() {
+            if let answeredAt {
+                stopper.steps = [(answeredAt + .milliseconds(1200), { _ = pthread_kill(pthread_self(), SIGTERM) })]
+            } else {
+                watchReceipt.steps = [(MonotonicClock.now() + .milliseconds(100), lookForTheReceipt)]
+            }
+        }
+        watchReceipt.steps = [(start + .milliseconds(400), lookForTheReceipt)]
+        runtime.extraSources.append(watchReceipt)
+        let counting = NetworkOutageTimingTests.Counting(runtime)
+        loop.run(counting)
+        journal.close(now: MonotonicClock.now())
+        print("loop: \(counting.turns) turns, \(counting.sleptInPoll) slept in poll, \(counting.sleptOutsidePoll) slept outside it")
+        XCTAssertEqual(counting.sleptOutsidePoll, 0, "the loop's thread slept outside its poll: \(counting.sleepers.prefix(5))")
 
-        // The decision waited for its 3 s sync; the loop did not.
+        // The decision waited for its slow sync; the loop did not.
         guard case .accepted(_, true)? = outcome, let decidedAt, let answeredAt else {
             return XCTFail("no saved receipt: \(String(describing: outcome))")
         }
-        XCTAssertGreaterThanOrEqual((answeredAt - decidedAt).seconds, 2.9, "the receipt came only once the slow sync was done")
-        XCTAssertLessThan(consoleTook, .milliseconds(500), "5,000 lines to a stuck pipe took \(consoleTook)")
+        let sync = (answeredAt - decidedAt).seconds
+        print("the decision's record took \(Int(sync * 1000)) ms to be durable")
+        XCTAssertGreaterThanOrEqual(sync, leastSync, "the receipt came only once the slow sync was done")
+        print("5,000 lines to a pipe nobody reads took \(consoleTook), \(sink.droppedTotal) dropped")
         XCTAssertGreaterThan(sink.droppedTotal, 0, "what did not fit was dropped and counted")
         XCTAssertLessThanOrEqual(sink.pending, sink.capacity)
 
         // The buzzer's 0.2 s steps, all through the sync window.
         let during = buzzer.changes.filter { $0.0 >= decidedAt && $0.0 <= answeredAt }
-        XCTAssertGreaterThanOrEqual(during.count, 12, "about 15 level changes in 3 s of ringing, got \(during.count)")
-        var worst = 0.0
+        // A change every 0.2 s; at worst (the VM) one per `lostStep`.
+        XCTAssertGreaterThanOrEqual(Double(during.count), sync / max(0.2, lostStep) - 3, "level changes through \(sync) s of ringing: \(during.count)")
+        var offs: [Double] = []
         for (a, b) in zip(during, during.dropFirst()) {
             XCTAssertNotEqual(a.1, b.1)
-            worst = max(worst, abs((b.0 - a.0).seconds - 0.2))
+            offs.append(abs((b.0 - a.0).seconds - 0.2))
         }
-        print("buzzer during a 3 s sync: \(during.count) changes, worst step off 0.2 s by \(Int(worst * 1000)) ms")
-        XCTAssertLessThan(worst, 0.1, "the buzzer keeps its 0.2 s cadence while the journal syncs")
+        offs.sort()
+        let worst = offs.last ?? 0
+        print("buzzer during a \(Int(sync * 1000)) ms sync: \(during.count) changes, steps off 0.2 s by median \(Int((offs.isEmpty ? 0 : offs[offs.count / 2]) * 1000)) ms, worst \(Int(worst * 1000)) ms")
+        XCTAssertLessThan(worst, lostStep, "the buzzer keeps its 0.2 s cadence while the journal syncs: no step lost")
 
-        // The watchdog: pinged at half its 1 s interval, sync or not.
+        // The watchdog: pinged at half its 1 s interval at the latest, sync or not (in the VM:
+        // never a whole interval without a ping, which is when systemd would restart the box).
         let pinged = pings.filter { $0 >= decidedAt && $0 <= answeredAt }
-        XCTAssertGreaterThanOrEqual(pinged.count, 5, "watchdog pings during the sync: \(pinged.count)")
+        XCTAssertGreaterThanOrEqual(Double(pinged.count), sync / longestPingGap - 1, "watchdog pings during the sync: \(pinged.count)")
+        print("watchdog pings during the sync: \(pinged.count)")
         for (a, b) in zip(pings, pings.dropFirst()) {
-            XCTAssertLessThan((b - a).seconds, 0.75, "a watchdog gap of \((b - a).seconds) s")
+            XCTAssertLessThan((b - a).seconds, longestPingGap, "a watchdog gap of \((b - a).seconds) s")
         }
     }
 

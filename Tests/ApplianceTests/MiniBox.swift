@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -106,28 +107,25 @@ final class MiniBox {
 
 /// A raw client of the control socket for protocol tests.
 final class RawClient {
+    let socket: FileDescriptor
     let fd: Int32
 
     init(_ directory: String) throws {
-        fd = try UnixSocket.connect(to: ControlProtocol.socketPath(directory))
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        socket = try UnixSocket.connect(to: ControlProtocol.socketPath(directory))
+        try socket.setNonBlocking()
+        fd = socket.rawValue
     }
 
-    deinit { close() }
-
-    private var closed = false
-    func close() {
-        if !closed { Glibc.close(fd); closed = true }
-    }
+    func close() { socket.close() }
 
     func send(_ text: String) {
-        _ = try? UnixSocket.send(fd, Array(text.utf8)[...])
+        _ = try? socket.send(text.utf8)
     }
 
     func send(bytes: [UInt8]) {
         var off = 0
         while off < bytes.count {
-            guard let n = try? UnixSocket.send(fd, bytes[off...]) else { return }
+            guard let n = try? socket.send(bytes[off...]) else { return }
             off += n
         }
     }

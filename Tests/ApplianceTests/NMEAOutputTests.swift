@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import NMEA0183

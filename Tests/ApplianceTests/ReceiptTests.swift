@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Drivers
 import Journal
@@ -13,10 +14,17 @@ import XCTest
 /// `onReceipt`) comes only once the record is durable; otherwise the "not saved" sound, the
 /// not-saved receipt, the console's line and the journal fault.
 final class ReceiptTests: XCTestCase {
-    final class Sounds: SoundOutput {
+    /// The siren: records what the box asked for, as the pattern the siren would play.
+    final class Sounds: SirenOutput {
         var played: [SoundPattern] = []
-        func play(_ pattern: SoundPattern) { played.append(pattern) }
-        func stop() {}
+        func setAlarm(_ on: Bool, now: Instant) {}
+        func setFault(_ on: Bool, now: Instant) {}
+        func chirp(_ chirp: Chirp, now: Instant) { played.append(SoundDesign.chirp(chirp)) }
+        func notSaved(now: Instant) { played.append(SoundDesign.notSaved) }
+        func stopAll() {}
+        func pollRequests() -> [PollRequest] { [] }
+        func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+        func nextDeadline() -> Instant? { nil }
     }
 
     final class Rig {
@@ -56,9 +64,9 @@ final class ReceiptTests: XCTestCase {
         /// Waits (polling the writer's completion pipe, as the loop does) until no decision
         /// waits on the journal.
         func settle(file: StaticString = #filePath, line: UInt = #line) {
-            let start = SystemClock.now()
+            let start = MonotonicClock.now()
             while box.awaitingReceipts > 0 {
-                guard SystemClock.now() - start < .seconds(10) else { return XCTFail("the journal never answered", file: file, line: line) }
+                guard MonotonicClock.now() - start < .seconds(10) else { return XCTFail("the journal never answered", file: file, line: line) }
                 var p = pollfd(fd: log.completionFD!, events: Int16(POLLIN), revents: 0)
                 _ = poll(&p, 1, 100)
                 box.takeCompletions(now: now)
@@ -168,9 +176,9 @@ final class ReceiptTests: XCTestCase {
         rig.fs.syncDelay = .milliseconds(500)
         rig.sounds.played.removeAll()
         var outcome: DecisionOutcome?
-        let before = SystemClock.now()
+        let before = MonotonicClock.now()
         rig.box.handle(.decision(.mark(.here)), now: rig.now) { outcome = $0 }
-        let took = SystemClock.now() - before
+        let took = MonotonicClock.now() - before
         XCTAssertLessThan(took, .milliseconds(200), "handing the decision to the journal does not wait for the card")
         XCTAssertNotNil(rig.box.watch.anchor, "applied at once")
         XCTAssertNil(outcome, "no receipt before the sync")

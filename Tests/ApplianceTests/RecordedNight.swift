@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Posix
 @testable import Appliance
 import Recordings
 import Journal
@@ -77,7 +78,7 @@ struct RecordedNight {
     /// Replays `file`, calling `script` before each fix with the fix's time since the start.
     static func replay(_ file: String, wallBase: WallTime, journal: String? = nil,
                        script: (inout RecordedNight, Double, Instant) -> Void) throws -> RecordedNight {
-        guard let bytes = try Posix.readFile(data + file) else { throw PosixError(call: "open \(file)", code: 2) }
+        guard let bytes = try Files.readIfPresent(data + file) else { throw SystemError(call: "open \(file)", errno: .notFound) }
         let log = try LogReader.read(bytes: bytes)
         var night = RecordedNight(wallBase: wallBase)
         if let journal, let first = log.fixes.first {

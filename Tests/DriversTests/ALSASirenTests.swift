@@ -195,20 +195,24 @@ final class ALSASirenTests: XCTestCase {
         XCTAssertFalse(siren.isRunning)
     }
 
-    func testAsASoundOutputTheBuzzersAlarmBecomesTheSirensTwoTones() throws {
+    func testNotSavedPlaysItsOwnPatternOnceInTheSirensVoice() throws {
         var siren: ALSASiren? = try self.siren("aa_direct")
-        let rate = siren!.settings.sampleRate
-        siren!.play(SoundDesign.alarmBuzz)
-        XCTAssertTrue(siren!.isRunning)
-        run(siren!) { siren!.framesWritten >= rate }
-        siren!.stop()
-        XCTAssertFalse(siren!.isSounding)
-        XCTAssertFalse(siren!.isRunning)
+        siren!.notSaved(now: monotonic())
+        XCTAssertTrue(siren!.isSounding)
+        run(siren!, maxTurns: 1000) { !siren!.isSounding }
+        XCTAssertFalse(siren!.isSounding, "the not-saved sound never ended")
         siren = nil
         let wav = try recorded("direct")
         let tones = ToneAnalysis.tones(mono(wav), sampleRate: wav.sampleRate)
-        XCTAssertEqual(Set(tones.dropLast().map { Int($0.frequency.rounded()) }), [2000, 1500])
-        for (a, b) in zip(tones, tones.dropFirst()) { XCTAssertEqual(b.start - a.start, 0.2, accuracy: 0.002) }
+        // Three short low notes and a longer lower one: nothing like a confirmation.
+        XCTAssertEqual(tones.map { Int($0.frequency.rounded()) }, [330, 330, 330, 262])
+        if tones.count == 4 {
+            // Notes 90 ms apart by 70 ms of silence; the last note's tail is where the
+            // recording ends, so its onset is what is exact.
+            XCTAssertEqual(tones[1].start - tones[0].start, 0.160, accuracy: 0.003)
+            XCTAssertEqual(tones[3].start - tones[2].start, 0.160, accuracy: 0.003)
+            XCTAssertEqual(tones[3].end - tones[3].start, 0.400, accuracy: 0.02)
+        }
     }
 
     // MARK: - A missing card

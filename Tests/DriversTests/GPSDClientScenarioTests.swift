@@ -1,3 +1,4 @@
+import Posix
 @testable import Drivers
 import GPSDTestSupport
 import Glibc

@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 import XCTest
 @testable import Journal

@@ -1,3 +1,4 @@
+import Posix
 import Glibc
 import WatchCore
 import XCTest
@@ -38,7 +39,7 @@ final class PosixFileSystemTests: XCTestCase {
         try fs.rename(path, to: dir + "/b.log")
         try fs.syncDirectory(dir)
         XCTAssertEqual(try fs.list(dir), ["b.log"])
-        try fs.writeAtomically([4, 5], to: dir + "/status", directory: dir)
+        try Files.writeAtomically([4, 5], to: dir + "/status", durable: true)
         XCTAssertEqual(try fs.read(dir + "/status"), [4, 5])
         try fs.unlink(dir + "/b.log")
         XCTAssertEqual(try fs.list(dir), ["status"])

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Drivers
+import Posix
 import WatchCore
 
 /// `anchor-alert demo`: the box on a simulated boat in accelerated time, drawn in the terminal.
@@ -37,7 +35,7 @@ enum DemoCommand: Command {
             Console.error("anchor-alert demo: \(error)")
             return ExitCode.usage
         }
-        let tty = !plain && isatty(1) == 1
+        let tty = !plain && FileDescriptor.standardOutput.isTerminal
         let script = BoatScript.demo
         var ringSettings = Configuration().ringSettings
         ringSettings.snoozeLength = .seconds(300)
@@ -92,6 +90,6 @@ enum DemoCommand: Command {
     /// The demo paces itself for a human; the box's own loop never sleeps.
     static func pause(_ seconds: Double) {
         guard seconds > 0 else { return }
-        _ = poll(nil, 0, Int32(min(seconds * 1000, 10_000)))
+        MonotonicClock.sleep(seconds: min(seconds, 10))
     }
 }

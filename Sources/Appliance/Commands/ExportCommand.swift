@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Journal
 
 /// `anchor-alert export`: the track of a watch as GPX 1.1, or as an SVG picture of the night.
@@ -73,9 +71,7 @@ enum ExportCommand: Command {
             return ExitCode.ok
         }
         do {
-            let fd = try Posix.check("open \(output)") { open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-            defer { Posix.close(fd) }
-            try Posix.writeAll(fd, Array(text.utf8), call: "write \(output)")
+            try FileDescriptor.open(output, [.writeOnly, .create, .truncate]).writeAll(text.utf8, call: "write \(output)")
         } catch {
             Console.error("Export: can't write \(output): \(error)")
             return ExitCode.failure

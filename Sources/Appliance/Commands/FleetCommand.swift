@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Drivers
 import Journal
 import WatchCore
@@ -45,15 +43,15 @@ enum FleetCommand: Command {
             follow = a.flag("--follow")
             json = a.flag("--json")
             credentials.username = try a.option("--username") ?? ""
-            if let f = try a.option("--password-file") { credentials.password = Posix.readText(f)?.withoutSpace ?? "" }
+            if let f = try a.option("--password-file") { credentials.password = Files.readText(f)?.withoutSpace ?? "" }
             credentials.caFile = try a.option("--ca-file") ?? ""
             _ = try a.finish(maxPositionals: 0)
         } catch {
             Console.error("anchor-alert fleet: \(error)")
             return ExitCode.usage
         }
-        guard let client = MQTTClient(id: "anchor-alert-fleet-\(getpid())", credentials: credentials) else {
-            Console.error("Fleet: can't set up the MQTT client")
+        guard let client = MQTTClient(id: "anchor-alert-fleet-\(Process.id)", credentials: credentials) else {
+            Console.error("Fleet: \(MQTTClient.unavailable ?? "can't set up the MQTT client")")
             return ExitCode.failure
         }
         var view = FleetView()
@@ -104,7 +102,7 @@ enum FleetCommand: Command {
             while true {
                 if client.run(forMilliseconds: 1000) != nil {
                     Console.error("Fleet: the broker went away; reconnecting")
-                    sleep(1)
+                    MonotonicClock.sleep(seconds: 1)
                     _ = client.reconnect()
                 }
             }

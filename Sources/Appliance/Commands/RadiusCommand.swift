@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 
 /// `anchor-alert radius`: set the alert radius, in meters or from the rode and the depth.

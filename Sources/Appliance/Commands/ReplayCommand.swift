@@ -1,3 +1,4 @@
+import Posix
 import Recordings
 import WatchCore
 
@@ -63,7 +64,7 @@ enum ReplayCommand: Command {
 
         let log: RecordedLog
         do {
-            log = try LogReader.read(bytes: try FileBytes.read(file))
+            log = try LogReader.read(bytes: try Files.read(file))
         } catch {
             Console.error("anchor-alert replay: can't read \(file): \(error)")
             return ExitCode.unreadable

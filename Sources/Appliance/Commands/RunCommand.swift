@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
 import Drivers
+import Posix
 import Journal
 import Recordings
 import WatchCore
@@ -64,134 +61,53 @@ enum RunCommand: Command {
         }
         // One malloc arena: the journal's writer thread would otherwise get its own, a few
         // hundred KB of memory for a thread that allocates a record at a time.
-        _ = mallopt(M_ARENA_MAX, 1)
+        Process.limitMallocArenas(1)
         // From here on the box's own lines never block the loop (a pipe nobody reads, journald).
-        Console.loop = (ConsoleSink(fd: 1), ConsoleSink(fd: 2))
-        var loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
+        Console.loop = (ConsoleSink(.standardOutput), ConsoleSink(.standardError))
+        let configure = { Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil) }
+        var loaded = configure()
         if let journalDir { loaded.configuration.journalDirectory = journalDir }
         if let runtimeDir { loaded.configuration.runtimeDirectory = runtimeDir }
         let config = loaded.configuration
         for problem in loaded.problems { Console.error(problem) }
-
         let loop: EventLoop
         do {
-            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [SIGUSR1, SIGUSR2])
+            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [Signal.user1, Signal.user2])
         } catch {
             Console.error("anchor-alert run: can't start the event loop: \(error)")
             return ExitCode.failure
         }
-        let now = SystemClock.now()
+        let now = MonotonicClock.now()
+
+        // The parts, in the order they come alive. Each device that can't be had is a named
+        // fault the box announces while it watches with the rest (Wiring, RunParts).
         let wiring = Wiring(config: config, now: now)
-        var sources: [Pollable] = []
-        var faults: [Fault] = Configuration.fault(for: loaded.problems).map { [$0] } ?? []
-        switch wiring.gps(simulate: simulate, speed: speed) {
-        case .success(let gps): sources.append(gps)
-        case .failure(let f):
-            Console.error(f.message)
-            faults.append(f)
-        }
-        let gpio = wiring.gpio(realSwitch: simulatedSwitch == nil)
-        for p in gpio.problems {
-            Console.error(p)
-            faults.append(Fault(.config, p))
-        }
-        if let controls = gpio.controls { sources.append(controls) }
-        if let buzzer = gpio.buzzer { sources.append(buzzer) }
-        let ring = wiring.ring()
-        let siren = wiring.siren()
-        if let ring { sources.append(ring) }
-        if let siren { sources.append(siren) }
-        // The journal never refuses: a missing or damaged one is recovered or started afresh,
-        // and that is a fault the box announces while it keeps watching.
-        let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits,
-                                  fresh: .fresh(radius: config.watchSettings.radius),
-                                  at: Stamp(monotonic: now, wall: WallTime(seconds: SystemClock.wall())))
-        // The journal's writes and syncs run on its own thread; the loop polls its completions.
-        let journal = JournalLog(journal: opened.journal, wall: SystemClock.wall)
-        let box = Box(watch: Watch(settings: config.watchSettings), sources: sources,
-                      annunciator: Annunciator(buzzer: gpio.buzzer, siren: siren, book: DesignedSounds()),
-                      log: journal, wall: SystemClock.wall)
-        journal.pace = { [unowned box] in box.trackPace }
-        // Restored before anything else: a latched alarm rings again at once, before any fix.
-        let memory = opened.recovery.memory
-        box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
-                    ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, now: now)
-        for note in opened.recovery.notes { Console.error("\(note)") }
-        // The recap says the same from the boot record (Docs/journal-format.md).
-        if opened.recovery.previousStop == .unclean {
-            Console.out("Box restarted after a power cut or crash: the last run did not shut down")
-        }
-        if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
-        if let ring {
-            box.observers.append(ring)
-            // A decision answered keeps the ring at working brightness for a while: a refusal at
-            // once, an accepted decision only when the journal has it (a failed save shows as
-            // the journal fault instead).
-            let previous = box.onActions
-            box.onActions = { actions, now in
-                previous?(actions, now)
-                if actions.contains(where: { if case .refused = $0 { true } else { false } }) { ring.activity(at: now) }
-            }
-            let previousReceipt = box.onReceipt
-            box.onReceipt = { receipt, saved, now in
-                previousReceipt?(receipt, saved, now)
-                if saved { ring.activity(at: now) }
-            }
-        }
+        let devices = wiring.devices(simulate: simulate, speed: speed, realSwitch: simulatedSwitch == nil,
+                                     problems: loaded.problems)
+        let journal = wiring.journal()
+        let box = wiring.box(devices, log: journal.log)
+        RunParts.restore(box, from: journal.recovery, now: now)
+        RunParts.confirmOnTheRing(devices.ring, box: box)
         ConsoleLog.attach(to: box, settings: config.watchSettings)
-        let runtime = BoxRuntime(box: box)
-        runtime.extraSources.append(journal)
-        if let sinks = Console.loop { runtime.extraSources += [sinks.out, sinks.error] }
-        runtime.onReload = {
-            let again = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
-            if again.problems.isEmpty {
-                Console.out("Configuration: read cleanly; changes take effect at the next start")
-            }
-            for p in again.problems { Console.error(p) }
-            // A bad file is the configuration fault, as at a start: the skipper hears of it.
-            if let fault = Configuration.fault(for: again.problems) {
-                box.handle(.faultRaised(fault), now: SystemClock.now())
-            }
-        }
-        Surfaces.attach(to: runtime, config: config, fitted: Surfaces.fitted(
-            gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
-            switchAndButton: gpio.controls != nil && simulatedSwitch == nil, ring: ring != nil, siren: siren != nil))
+        let runtime = RunParts.runtime(box, journal: journal.log, reload: configure)
+        Surfaces.attach(to: runtime, config: config, fitted: devices.fitted(gpsd: simulate == nil))
         NetworkOutputs.attach(to: runtime, config: config, now: now)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
-        for f in faults { box.handle(.faultRaised(f), now: now) }
-        for e in opened.recovery.events { box.handle(e, now: now) }
-        // The lines' own faults, and the switch's position at start (a decision).
-        for e in (gpio.buzzer?.start(now: now) ?? []) + (gpio.controls?.start(now: now) ?? []) { box.handle(e, now: now) }
-        runtime.onShutdown.append {
-            gpio.buzzer?.shutdown()
-            gpio.controls?.shutdown()
-            siren?.stopAll()
-            journal.close(now: SystemClock.now())
+        RunParts.start(devices, box: box, recovery: journal.recovery, now: now)
+        runtime.onShutdown.append { now in
+            devices.shutdown()
+            journal.log.close(now: now)
         }
         if let on = simulatedSwitch {
             runtime.simulatedSwitch = true
             // The switch's position at start is a decision, as with the real one.
             box.handle(.armSwitch(on: on), now: now)
         }
-        // systemd (Type=notify, WatchdogSec=): ready once the loop is about to turn; pinged from
-        // the loop itself at half the interval, so a stalled loop gets the service restarted.
-        let systemd = Systemd()
-        if let interval = systemd.watchdogInterval {
-            runtime.watchdog = (interval, { _ = try? systemd.pingWatchdog() })
-        }
+        let systemd = RunParts.systemd(runtime, box: box)
         box.refresh(now: now)
         _ = try? systemd.ready(status: "Anchor Alert: watching")
-        // `systemctl status` says what the box says, in its words, whenever that changes.
-        let beforeStatus = box.onActions
-        box.onActions = { [unowned box] actions, now in
-            beforeStatus?(actions, now)
-            guard actions.contains(where: { if case .verdictChanged = $0 { true } else if case .alarmChanged = $0 { true } else { false } })
-            else { return }
-            let s = box.watch.status(at: now)
-            _ = try? systemd.status("\(Copy.verdict(s.verdict.kind)). \(Copy.alarm(s.alarm, now: now)). \(s.wontRing)")
-        }
         loop.run(runtime)
-        let seconds = (SystemClock.now() - now).seconds
+        let seconds = (MonotonicClock.now() - now).seconds
         _ = try? systemd.stopping(status: "Anchor Alert: stopped")
         Console.out("Anchor Alert: stopped after \(Int(seconds)) s, \(box.readings) GPS readings, \(loop.wakeups) wakeups")
         return ExitCode.ok

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Drivers
 import Signals
 import WatchCore
@@ -74,10 +72,10 @@ enum TestAlarmCommand: Command {
         var buzzer: GPIOBuzzer?
         var buzzerFault: Fault?
         if config.buzzerEnabled {
-            let wired = Wiring(config: config, now: SystemClock.now()).gpio(realSwitch: false)
+            let wired = Wiring(config: config, now: MonotonicClock.now()).gpio(realSwitch: false)
             for problem in wired.problems { Console.error("anchor-alert: \(problem)") }
             if let b = wired.buzzer {
-                for case .faultRaised(let f) in b.start(now: SystemClock.now()) { buzzerFault = f }
+                for case .faultRaised(let f) in b.start(now: MonotonicClock.now()) { buzzerFault = f }
                 buzzer = b.isWorking ? b : nil
             }
         }
@@ -89,9 +87,9 @@ enum TestAlarmCommand: Command {
             var s = SirenSettings()
             s.device = config.sirenDevice
             s.volume = config.sirenVolume
-            siren = ALSASiren(settings: s, now: SystemClock.now())
+            siren = ALSASiren(settings: s, now: MonotonicClock.now())
         }
-        let start = SystemClock.now()
+        let start = MonotonicClock.now()
         // The buzzer first: starting the siren takes a moment, the first buzz should not.
         var buzzing = SoundDesign.alarmBuzz.isOn(at: .zero) && buzzer != nil
         if buzzing { buzzer?.set(on: true) }
@@ -104,7 +102,7 @@ enum TestAlarmCommand: Command {
         var shown = 0
         var ready: [PollRequest] = []
         while true {
-            let now = SystemClock.now()
+            let now = MonotonicClock.now()
             let elapsed = now - start
             while shown < frames.count, elapsed >= RingTestPattern.step * shown, ringFailure == nil {
                 do { try ring?.show(frames[shown]) } catch { ringFailure = "\(error)" }
@@ -126,14 +124,18 @@ enum TestAlarmCommand: Command {
             if elapsed < buzzerLength, let next = SoundDesign.alarmBuzz.nextChange(after: elapsed) { wake.append(start + next) }
             if let d = siren?.nextDeadline() { wake.append(d) }
             let timeout = max(0, min(100, Int32(((wake.min()! - now).seconds * 1000).rounded(.up))))
-            var fds = (siren?.pollRequests() ?? []).map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), timeout)
-            ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+            var fds = (siren?.pollRequests() ?? []).map { PollDescriptor(fd: $0.fd, events: $0.events) }
+            if fds.isEmpty {
+                MonotonicClock.sleep(seconds: Double(timeout) / 1000)
+            } else {
+                _ = try? Poll.wait(&fds, timeoutMilliseconds: timeout)
+            }
+            ready = fds.filter { $0.returned != 0 }.map { PollRequest(fd: $0.fd, events: $0.returned) }
         }
         buzzer?.set(on: false)
         if let b = buzzer {
             // A line lost during the test is reported at the buzzer's next turn.
-            for case .faultRaised(let f) in b.service(ready: [], now: SystemClock.now()) { buzzerFault = f }
+            for case .faultRaised(let f) in b.service(ready: [], now: MonotonicClock.now()) { buzzerFault = f }
             b.shutdown()
         }
         siren?.stopAll()

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Journal
 
 /// `anchor-alert watch`: the live view for a laptop at the chart table.
@@ -38,7 +36,7 @@ enum WatchCommand: Command {
             Console.error("anchor-alert watch: \(error)")
             return ExitCode.usage
         }
-        let tty = isatty(1) == 1
+        let tty = FileDescriptor.standardOutput.isTerminal
         let colour = tty && Self.colourAllowed(term: env("TERM"), noColor: env("NO_COLOR"))
         // A dumb terminal can't go home and clear: like a pipe, it gets each change below the last.
         let redraw = tty && env("TERM") != "dumb"
@@ -52,7 +50,7 @@ enum WatchCommand: Command {
             if frame != last {
                 let text = frame.joined(separator: "\n") + "\n"
                 let out = redraw ? "\u{1B}[H\u{1B}[2J" + text : (last == nil ? "" : "\n") + text
-                try? Posix.writeAll(1, Array(out.utf8))
+                try? FileDescriptor.standardOutput.writeAll(out.utf8)
                 last = frame
             }
             if once {
@@ -64,7 +62,7 @@ enum WatchCommand: Command {
                 }
             }
             // A status changes at most a few times a second; once a second is enough to see it.
-            _ = poll(nil, 0, 1000)
+            MonotonicClock.sleep(seconds: 1)
         }
     }
 
@@ -76,12 +74,9 @@ enum WatchCommand: Command {
         return true
     }
 
-    static func env(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    static func env(_ name: String) -> String? { Process.environment(name) }
 
     static func terminalWidth() -> Int? {
-        var size = winsize()
-        let ok = withUnsafeMutablePointer(to: &size) { ioctl(1, UInt(TIOCGWINSZ), $0) } == 0
-        if ok, size.ws_col > 0 { return Int(size.ws_col) }
-        return env("COLUMNS").flatMap { Int($0) }
+        Terminal.size()?.columns ?? env("COLUMNS").flatMap { Int($0) }
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Recordings
 import WatchCore
 
@@ -11,10 +9,10 @@ extension Configuration {
     static func load(path: String, explicit: Bool = true) -> LoadedConfiguration {
         let bytes: [UInt8]
         do {
-            bytes = try FileBytes.read(path, limit: 1 << 20)
+            bytes = try Files.read(path, limit: 1 << 20)
         } catch {
             // The default file may simply not exist on a fresh box: defaults, no fault.
-            if !explicit, access(path, F_OK) != 0 {
+            if !explicit, !Files.exists(path) {
                 return LoadedConfiguration(configuration: Configuration(), problems: [], path: nil)
             }
             return LoadedConfiguration(configuration: Configuration(),

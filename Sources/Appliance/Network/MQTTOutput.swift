@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Drivers
 import Recordings
 import WatchCore
@@ -14,7 +12,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     let settings: MQTTSettings
     let boxName: String
     let base: String
-    private let client: MQTTClient?
+    let client: MQTTClient?
     private let interval: Duration
     /// Builds the snapshot of the status the box announces (`Box.announcers`).
     private let snapshot: SnapshotWriter?
@@ -42,14 +40,15 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         var credentials = MQTTClient.Credentials()
         credentials.username = settings.username
         if !settings.passwordFile.isEmpty {
-            credentials.password = Posix.readText(settings.passwordFile)?.withoutSpace ?? ""
+            credentials.password = Files.readText(settings.passwordFile)?.withoutSpace ?? ""
         }
         credentials.caFile = settings.caFile
         credentials.certFile = settings.certFile
         credentials.keyFile = settings.keyFile
         client = MQTTClient(id: "anchor-alert-\(boxName)", credentials: credentials)
         guard let client else {
-            problem = "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
+            problem = MQTTClient.unavailable.map { "\($0); install the libmosquitto1 package, then restart the box" }
+                ?? "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
             return
         }
         client.will(topic: "\(base)/online", payload: "offline", retain: true)
@@ -111,6 +110,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     }
 
     var row: SystemsCheck.Row {
+        // Without a client nothing is tried again: the problem says what to do.
+        if client == nil, let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)") }
         if let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem); trying again") }
         if client?.connected != true { return SystemsCheck.Row(.mqtt, .attention, "No: connecting to \(settings.broker):\(settings.port)") }
         return SystemsCheck.Row(.mqtt, .ok, "Yes: \(base) on \(settings.broker):\(settings.port)")
@@ -163,7 +164,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     func pollRequests() -> [PollRequest] {
         guard let client, client.fd >= 0 else { return [] }
-        return [PollRequest(fd: client.fd, events: Int16(POLLIN) | (client.wantsToWrite ? Int16(POLLOUT) : 0))]
+        return [PollRequest(fd: client.fd, events: PollEvents.readable | (client.wantsToWrite ? PollEvents.writable : 0))]
     }
 
     func nextDeadline() -> Instant? {
@@ -174,8 +175,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         self.now = now
         guard let client else { return [] }
         for r in ready {
-            if r.events & Int16(POLLOUT) != 0, let err = client.write() { lost("connection lost (\(err))") }
-            if r.events & Int16(POLLIN | POLLHUP | POLLERR) != 0, let err = client.read() { lost("connection lost (\(err))") }
+            if r.events & PollEvents.writable != 0, let err = client.write() { lost("connection lost (\(err))") }
+            if r.events & PollEvents.readableOrClosed != 0, let err = client.read() { lost("connection lost (\(err))") }
         }
         if let since = connectingSince, now >= since + .seconds(10) {
             client.disconnect()

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Drivers
 import NMEA0183
+import Posix
 import WatchCore
 
 /// NMEA 0183 out, on a TCP port and optionally as UDP broadcast: the anchor alarm and the GPS
@@ -13,10 +11,15 @@ import WatchCore
 /// it acts on, and only when `acknowledge_snoozes` is set, through the box's decision path.
 final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private final class Client {
+        let socket: FileDescriptor
+        /// The descriptor's number, the key in `clients` (kept after the socket closes).
         let fd: Int32
         var inbox: [UInt8] = []
         var outbox: [UInt8] = []
-        init(fd: Int32) { self.fd = fd }
+        init(_ socket: FileDescriptor) {
+            self.socket = socket
+            fd = socket.rawValue
+        }
     }
 
     let settings: NMEASettings
@@ -24,10 +27,10 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     var outboxLimit = 16 * 1024
     private var stream: AlertStream
     private let wall: () -> Double
-    private var listener: Int32 = -1
+    private var listener: FileDescriptor?
     private var clients: [Int32: Client] = [:]
-    private var udp: Int32 = -1
-    private var udpTarget: sockaddr_in?
+    private var udp: FileDescriptor?
+    private var udpTarget: SocketAddress?
     private var retryAt: Instant?
     private var problem: String?
     private var commands: [(AlertCommand, Client)] = []
@@ -43,12 +46,12 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
 
     deinit { close() }
 
-    var port: Int? { listener >= 0 ? InetSocket.boundPort(listener) : nil }
+    var port: Int? { listener.flatMap { InetSocket.boundPort($0) } }
     var clientCount: Int { clients.count }
 
     private func open(now: Instant) {
         problem = nil
-        if listener < 0 {
+        if listener == nil {
             do {
                 listener = try InetSocket.listen(host: settings.listen, port: settings.port)
             } catch {
@@ -56,25 +59,27 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             }
         }
         if !settings.udpInterface.isEmpty {
-            if udp < 0 { udp = (try? InetSocket.udpSender()) ?? -1 }
-            udpTarget = InetSocket.broadcastAddress(interface: settings.udpInterface, port: settings.udpPort)
+            if udp == nil { udp = try? InetSocket.udpSender() }
+            udpTarget = SocketAddress.broadcast(interface: settings.udpInterface, port: settings.udpPort)
             if udpTarget == nil, problem == nil { problem = "interface \(settings.udpInterface) has no IPv4 address" }
         }
         retryAt = problem == nil ? nil : now + .seconds(30)
     }
 
     func close() {
-        for c in clients.values { Posix.close(c.fd) }
+        for c in clients.values { c.socket.close() }
         clients.removeAll()
-        if listener >= 0 { Posix.close(listener); listener = -1 }
-        if udp >= 0 { Posix.close(udp); udp = -1 }
+        listener?.close()
+        listener = nil
+        udp?.close()
+        udp = nil
     }
 
     /// The Systems Check's row for this output.
     var row: SystemsCheck.Row {
         if let problem { return SystemsCheck.Row(.nmeaOut, .attention, "No: \(problem); trying again") }
         var where_ = "TCP port \(port ?? settings.port), \(clients.count) listening"
-        if let udpTarget { where_ += "; UDP to \(InetSocket.describe(udpTarget))" }
+        if let udpTarget { where_ += "; UDP to \(udpTarget)" }
         return SystemsCheck.Row(.nmeaOut, .ok, "Yes: \(where_)")
     }
 
@@ -91,9 +96,9 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
 
     func pollRequests() -> [PollRequest] {
         var out: [PollRequest] = []
-        if listener >= 0 { out.append(PollRequest(fd: listener, events: Int16(POLLIN))) }
+        if let listener { out.append(PollRequest(fd: listener.rawValue, events: PollEvents.readable)) }
         for c in clients.values.sorted(by: { $0.fd < $1.fd }) {
-            out.append(PollRequest(fd: c.fd, events: Int16(POLLIN) | (c.outbox.isEmpty ? 0 : Int16(POLLOUT))))
+            out.append(PollRequest(fd: c.fd, events: PollEvents.readable | (c.outbox.isEmpty ? 0 : PollEvents.writable)))
         }
         return out
     }
@@ -103,11 +108,11 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     func service(ready: [PollRequest], now: Instant) -> [Event] {
         if let retryAt, now >= retryAt { open(now: now) }
         for r in ready {
-            if r.fd == listener {
+            if r.fd == listener?.rawValue {
                 accept(now: now)
             } else if let c = clients[r.fd] {
-                if r.events & Int16(POLLOUT) != 0 { flush(c) }
-                if clients[r.fd] != nil, r.events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read(c) }
+                if r.events & PollEvents.writable != 0 { flush(c) }
+                if clients[r.fd] != nil, r.events & PollEvents.readableOrClosed != 0 { read(c) }
             }
         }
         return []
@@ -158,14 +163,11 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         sentences += lines.count
         let bytes = Array(lines.joined().utf8)
         for c in Array(clients.values) { queue(bytes, to: c) }
-        if udp >= 0, let target = udpTarget {
+        if let udp, let target = udpTarget {
             // One datagram per sentence, as IEC 61162-450 and plotters read them; a full
             // socket buffer loses a datagram, which UDP may do anyway.
             for line in lines {
-                let b = Array(line.utf8)
-                _ = InetSocket.withSockaddr(target) { a, len in
-                    b.withUnsafeBytes { sendto(udp, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), a, len) }
-                }
+                udp.sendDatagram(Array(line.utf8), to: target)
             }
         }
     }
@@ -184,12 +186,11 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
 
     private func flush(_ c: Client) {
         while !c.outbox.isEmpty {
-            let n = c.outbox.withUnsafeBytes { Glibc.send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if n > 0 {
+            do {
+                guard let n = try c.socket.sendNow(c.outbox) else { return }
+                guard n > 0 else { return drop(c) }
                 c.outbox.removeFirst(n)
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
-                return
-            } else {
+            } catch {
                 return drop(c)
             }
         }
@@ -199,20 +200,16 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
 
     private func accept(now: Instant) {
         for _ in 0..<4 {
-            let fd = Glibc.accept(listener, nil, nil)
-            if fd < 0 { return }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard let socket = try? listener?.accept() else { return }
             // A small kernel buffer too: a stuck plotter holds at most this plus the outbox.
-            var size: Int32 = 16 * 1024
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            socket.setSendBuffer(16 * 1024)
             guard clients.count < settings.maxClients else {
-                Posix.close(fd)
+                socket.close()
                 droppedClients += 1
                 continue
             }
-            let c = Client(fd: fd)
-            clients[fd] = c
+            let c = Client(socket)
+            clients[c.fd] = c
             // A new listener learns the present at once, not at the next repetition.
             let now = stream.repetition()
             sentences += now.count
@@ -223,13 +220,10 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private func read(_ c: Client) {
         var buf = [UInt8](repeating: 0, count: 512)
         for _ in 0..<4 {
-            let n = buf.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            let got: Int?
+            do { got = try c.socket.receiveNow(into: &buf) } catch { return drop(c) }
+            guard let n = got else { return }
             if n == 0 { return drop(c) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { drop(c) }
-                return
-            }
             c.inbox += buf[0..<n]
             while let nl = c.inbox.firstIndex(of: 0x0A) {
                 let line = Array(c.inbox[..<nl])
@@ -247,7 +241,7 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private func drop(_ c: Client) {
         guard clients[c.fd] != nil else { return }
         clients[c.fd] = nil
-        Posix.close(c.fd)
+        c.socket.close()
         droppedClients += 1
     }
 }

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 import Drivers
 import WatchCore
 
@@ -27,15 +25,15 @@ enum NetworkOutputs {
         // An announcer: a decision reaches the broker with its receipt, never before.
         runtime.box.announcers.append(mqtt)
         runtime.extraRows.append { [mqtt.row] }
-        runtime.onShutdown.append { mqtt.close() }
-        Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
+        runtime.onShutdown.append { _ in mqtt.close() }
+        if mqtt.client == nil, let problem = mqtt.problem {
+            Console.error("MQTT: \(problem); not publishing")
+        } else {
+            Console.out("MQTT: \(mqtt.base) on \(config.mqtt.broker):\(config.mqtt.port)")
+        }
     }
 
-    static func hostName() -> String {
-        var buf = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buf, buf.count - 1) == 0 else { return "" }
-        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
+    static func hostName() -> String { Process.hostName ?? "" }
 
     static func attachNMEA(to runtime: BoxRuntime, config: Configuration, now: Instant) {
         var settings = config.nmea
@@ -44,11 +42,11 @@ enum NetworkOutputs {
             Console.error("NMEA: the talker must be two capital letters, not \"\(settings.talker)\"; using II")
             settings.talker = "II"
         }
-        let nmea = NMEAOutput(settings: settings, wall: SystemClock.wall, now: now)
+        let nmea = NMEAOutput(settings: settings, wall: WallClock.seconds, now: now)
         runtime.extraSources.append(nmea)
         runtime.box.announcers.append(nmea)
         runtime.extraRows.append { [nmea.row] }
-        runtime.onShutdown.append { nmea.close() }
+        runtime.onShutdown.append { _ in nmea.close() }
         Console.out("NMEA: \(nmea.row.answer)")
     }
 }

@@ -3,10 +3,12 @@ import Signals
 import WatchCore
 
 /// Decides what the box sounds now and drives the buzzer line from its steps. Priority: the
-/// alarm over everything; a chirp plays over the fault pattern, which resumes after it.
+/// alarm over everything; a chirp plays over the fault pattern, which resumes after it. The
+/// siren hears the same decisions by name (alarm, fault, chirp, not saved) and keeps the same
+/// priority in its own voice.
 final class Annunciator {
     private let buzzer: BuzzerLine?
-    private let siren: SoundOutput?
+    private let siren: SirenOutput?
     private let book: SoundBook
     private var alarm = false
     private var fault = false
@@ -14,7 +16,7 @@ final class Annunciator {
     private var chirpEnd: Instant?
     private var level = false
 
-    init(buzzer: BuzzerLine?, siren: SoundOutput?, book: SoundBook) {
+    init(buzzer: BuzzerLine?, siren: SirenOutput?, book: SoundBook) {
         self.buzzer = buzzer
         self.siren = siren
         self.book = book
@@ -27,12 +29,14 @@ final class Annunciator {
         guard on != alarm else { return }
         alarm = on
         chirpEnd = nil
+        siren?.setAlarm(on, now: now)
         choose(now: now)
     }
 
     func fault(on: Bool, now: Instant) {
         guard on != fault else { return }
         fault = on
+        siren?.setFault(on, now: now)
         choose(now: now)
     }
 
@@ -40,6 +44,7 @@ final class Annunciator {
     func chirp(_ chirp: Chirp, now: Instant) {
         guard !alarm else { return }
         let p = book.chirp(chirp)
+        siren?.chirp(chirp, now: now)
         start(p, now: now)
         chirpEnd = now + p.length
     }
@@ -49,6 +54,7 @@ final class Annunciator {
     func notSaved(now: Instant) {
         guard !alarm else { return }
         let p = book.notSaved
+        siren?.notSaved(now: now)
         start(p, now: now)
         chirpEnd = now + p.length
     }
@@ -58,13 +64,16 @@ final class Annunciator {
         alarm = false
         fault = false
         player.stop()
-        siren?.stop()
+        siren?.stopAll()
         set(false)
     }
 
+    /// The chirp's end (the fault pattern resumes after it) and, with a buzzer fitted, its line's
+    /// next step. Without one the steps move nothing (the siren times its own), so the loop
+    /// does not wake for them.
     func nextDeadline(now: Instant) -> Instant? {
         var next = chirpEnd
-        if let change = player.nextChange(after: now) {
+        if buzzer != nil, let change = player.nextChange(after: now) {
             next = next.map { min($0, change) } ?? change
         }
         return next
@@ -88,14 +97,12 @@ final class Annunciator {
             start(book.fault, now: now)
         } else {
             player.stop()
-            siren?.stop()
             set(false)
         }
     }
 
     private func start(_ p: SoundPattern, now: Instant) {
         player.start(p, at: now)
-        siren?.play(p)
         set(player.isOn(at: now))
     }
 

@@ -194,23 +194,31 @@ final class Box {
         return next
     }
 
-    /// Serves ready descriptors, then sources whose deadline has come, then time itself (unless
-    /// an event this turn already took the watch to `now`), inside one `turn`.
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+    /// The one dispatch of a loop turn, inside one `turn` (the observers see its end once):
+    /// ready descriptors by source, then the sources whose deadline has come (the box's and
+    /// `others`, the runtime's sockets, console and journal), then time itself (unless an event
+    /// this turn already took the watch to `now`). A `DecisionServer` is handed the box, so its
+    /// replies can wait for the journal; every other source's events are handled here.
+    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant, others: [Pollable] = []) {
         turn(now: now) {
-            for (source, requests) in ready {
-                for event in source.service(ready: requests, now: now) { handle(event, now: now) }
+            for (source, requests) in ready { dispatch(source, requests, now: now) }
+            // The sources are a handful: identity scans, no sets built per turn.
+            func due(_ s: Pollable) {
+                guard !ready.contains(where: { $0.0 === s }), let d = s.dueFrom(), d <= now else { return }
+                dispatch(s, [], now: now)
             }
-            for s in sources where !ready.contains(where: { $0.0 === s }) {
-                if let d = s.nextDeadline(), d <= now {
-                    for event in s.service(ready: [], now: now) { handle(event, now: now) }
-                }
-            }
+            for s in sources { due(s) }
+            for s in others { due(s) }
             if let log {
                 log.flushIfDue(now: now)
                 takeCompletions(now: now)
             }
             if watchSaw != now { handle(.tick, now: now) }
         }
+    }
+
+    private func dispatch(_ source: Pollable, _ requests: [PollRequest], now: Instant) {
+        if let server = source as? DecisionServer { return server.serve(requests, now: now, box: self) }
+        for event in source.service(ready: requests, now: now) { handle(event, now: now) }
     }
 }

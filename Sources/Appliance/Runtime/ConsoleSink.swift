@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Drivers
+import Posix
 import WatchCore
 
 /// `run`'s standard output or error, which must never stop the loop: under systemd it is
@@ -17,44 +15,40 @@ import WatchCore
 final class ConsoleSink: Pollable {
     enum Kind { case socket, nonBlocking, file }
 
-    let fd: Int32
+    let descriptor: FileDescriptor
+    var fd: Int32 { descriptor.rawValue }
     let kind: Kind
     let capacity: Int
     private var buffer: [UInt8] = []
     private var sent = 0
     private(set) var dropped = 0
     private(set) var droppedTotal = 0
-    private let ownsFD: Bool
 
     /// `capacity` bytes wait at most (64 KB: a few hundred lines, hours of a quiet box).
-    init(fd target: Int32, capacity: Int = 64 * 1024) {
-        self.capacity = capacity
-        var st = stat()
-        let kind: Kind
-        var fd = target
-        var owns = false
-        if fstat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFSOCK {
-            kind = .socket
-        } else if fstat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
-            kind = .file
-        } else {
-            let again = open("/proc/self/fd/\(target)", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | O_APPEND)
-            if again >= 0 {
-                fd = again
-                owns = true
-            } else {
-                // No /proc: this descriptor itself, non-blocking (it is ours alone under systemd).
-                _ = fcntl(target, F_SETFL, fcntl(target, F_GETFL) | O_NONBLOCK)
-            }
-            kind = .nonBlocking
-        }
-        self.fd = fd
-        self.kind = kind
-        self.ownsFD = owns
+    /// `target` is borrowed: a descriptor of its own is opened (and closed) where needed.
+    convenience init(fd: Int32, capacity: Int = 64 * 1024) {
+        self.init(FileDescriptor(borrowing: fd), capacity: capacity)
     }
 
-    deinit {
-        if ownsFD { _ = Glibc.close(fd) }
+    init(_ target: FileDescriptor, capacity: Int = 64 * 1024) {
+        self.capacity = capacity
+        switch try? target.kind() {
+        case .socket:
+            kind = .socket
+            descriptor = target
+        case .regular:
+            kind = .file
+            descriptor = target
+        default:
+            kind = .nonBlocking
+            if let again = try? FileDescriptor.open("/proc/self/fd/\(target.rawValue)", [.writeOnly, .nonBlocking, .noControllingTerminal, .append]) {
+                descriptor = again
+            } else {
+                // No /proc: this descriptor itself, non-blocking (it is ours alone under systemd).
+                try? target.setNonBlocking()
+                descriptor = target
+            }
+        }
     }
 
     /// Queues one line (a newline is added) and writes what it can now.
@@ -76,19 +70,21 @@ final class ConsoleSink: Pollable {
     /// Writes as much as the descriptor takes without waiting.
     func flush() {
         while pending > 0 {
-            let n = buffer.withUnsafeBytes { raw -> Int in
-                let p = raw.baseAddress! + sent
-                switch kind {
-                case .socket: return send(fd, p, pending, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-                case .nonBlocking, .file: return Glibc.write(fd, p, pending)
+            do {
+                let n = try buffer.withUnsafeBytes { raw -> Int in
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[sent...])
+                    switch kind {
+                    case .socket: return try descriptor.send(rest, dontWait: true)
+                    case .nonBlocking, .file: return try descriptor.write(rest)
+                    }
                 }
-            }
-            if n > 0 {
-                sent += n
-                continue
-            }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
+                if n > 0 {
+                    sent += n
+                    continue
+                }
+            } catch let e as SystemError where e.wouldBlock {
+                break
+            } catch {}
             // A closed reader (EPIPE) or a broken descriptor: nothing will ever read this.
             let lost = buffer[sent...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             dropped += lost
@@ -112,7 +108,7 @@ final class ConsoleSink: Pollable {
     }
 
     func pollRequests() -> [PollRequest] {
-        pending > 0 && kind != .file ? [PollRequest(fd: fd, events: Int16(POLLOUT))] : []
+        pending > 0 && kind != .file ? [PollRequest(fd: fd, events: PollEvents.writable)] : []
     }
 
     func service(ready: [PollRequest], now: Instant) -> [Event] {

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CLinux
 import Drivers
+import Posix
 import WatchCore
 
 /// Something the loop runs: it offers descriptors and deadlines, and is called when they fire.
@@ -22,75 +19,64 @@ protocol LoopClient: AnyObject {
 /// One thread, one poll(2): a signalfd for SIGTERM/SIGINT/SIGHUP, one timerfd on
 /// CLOCK_MONOTONIC armed one-shot for the earliest deadline, and every driver's descriptors.
 /// Nothing inside blocks: drivers read bounded batches from descriptors poll said were ready.
+/// The loop reads the monotonic clock once per wake-up and passes that `now` to everything.
 final class EventLoop {
-    private let timerFD: Int32
-    private let signalFD: Int32
+    private let timer: MonotonicTimer
+    private let signals: SignalQueue
     private(set) var wakeups = 0
 
     /// `extraSignals` join SIGTERM, SIGINT and SIGHUP on the signalfd (the simulated switch).
     init(extraSignals: [Int32] = []) throws {
-        timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard timerFD >= 0 else { throw PosixError(call: "timerfd_create", code: errno) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        for s in [SIGTERM, SIGINT, SIGHUP] + extraSignals { sigaddset(&mask, s) }
+        timer = try MonotonicTimer()
         // Blocked for the whole process, so they arrive only through the signalfd.
-        sigprocmask(SIG_BLOCK, &mask, nil)
+        signals = try SignalQueue([Signal.terminate, Signal.interrupt, Signal.hangUp] + extraSignals)
         // libgps and the control socket write to peers that may be gone: EPIPE, not death.
-        signal(SIGPIPE, SIG_IGN)
-        signalFD = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard signalFD >= 0 else { throw PosixError(call: "signalfd", code: errno) }
-    }
-
-    deinit {
-        close(timerFD)
-        close(signalFD)
+        Signal.ignoreBrokenPipe()
     }
 
     /// Runs until a client's `signal` returns false.
     func run(_ client: LoopClient) {
         var armedFor: Instant?
         while true {
-            let now = SystemClock.now()
+            let now = MonotonicClock.now()
             let deadline = client.nextDeadline(now: now)
             if deadline != armedFor {
-                arm(deadline)
+                timer.arm(deadline)
                 armedFor = deadline
             }
             let sources = client.pollSources()
-            var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [PollDescriptor(fd: signals.descriptor.rawValue, events: PollEvents.readable),
+                       PollDescriptor(fd: timer.descriptor.rawValue, events: PollEvents.readable)]
             var owners: [Int] = [-1, -1]
             for (i, source) in sources.enumerated() {
                 for r in source.pollRequests() {
-                    fds.append(pollfd(fd: r.fd, events: r.events, revents: 0))
+                    fds.append(PollDescriptor(fd: r.fd, events: r.events))
                     owners.append(i)
                 }
             }
-            let n = poll(&fds, nfds_t(fds.count), -1)
-            if n < 0 {
-                if errno == EINTR { continue }
-                Console.error("anchor-alert: poll: \(String(cString: strerror(errno)))")
+            do {
+                // EINTR comes back as nothing ready: the turn starts again.
+                guard try Poll.wait(&fds, timeoutMilliseconds: -1) > 0 else { continue }
+            } catch {
+                Console.error("anchor-alert: \(error)")
                 continue
             }
             wakeups += 1
-            let woke = SystemClock.now()
-            if fds[0].revents != 0 {
-                var info = signalfd_siginfo()
-                while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-                    if !client.signal(Int32(info.ssi_signo), now: woke) { return }
+            let woke = MonotonicClock.now()
+            if fds[0].returned != 0 {
+                while let signal = signals.next() {
+                    if !client.signal(signal, now: woke) { return }
                 }
             }
-            if fds[1].revents != 0 {
-                var expirations: UInt64 = 0
-                _ = read(timerFD, &expirations, 8)
+            if fds[1].returned != 0 {
+                timer.acknowledge()
                 armedFor = nil
             }
             // By source, in the sources' order (their descriptors were appended in that order).
             var ready: [(Pollable, [PollRequest])] = []
             var readyOwner = -1
-            for k in 2..<fds.count where fds[k].revents != 0 {
-                let request = PollRequest(fd: fds[k].fd, events: fds[k].revents)
+            for k in 2..<fds.count where fds[k].returned != 0 {
+                let request = PollRequest(fd: fds[k].fd, events: fds[k].returned)
                 if owners[k] == readyOwner {
                     ready[ready.count - 1].1.append(request)
                 } else {
@@ -101,16 +87,5 @@ final class EventLoop {
             client.serve(ready, now: woke)
             client.endOfTurn(now: woke)
         }
-    }
-
-    /// Arms the timer one-shot at `deadline` (absolute, monotonic), or disarms it.
-    private func arm(_ deadline: Instant?) {
-        var spec = itimerspec()
-        if let d = deadline {
-            // An absolute time of zero would disarm; a deadline already past fires at once.
-            let ns = max(d.nanoseconds, 1)
-            spec.it_value = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-        }
-        timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 }

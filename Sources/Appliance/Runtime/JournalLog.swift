@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Drivers
+import Posix
 import Journal
 import WatchCore
 
@@ -59,7 +57,7 @@ final class JournalLog: DecisionLog {
 
 /// The loop polls the writer's completion pipe; `Box.serve` takes the completions.
 extension JournalLog: Pollable {
-    func pollRequests() -> [PollRequest] { completionFD.map { [PollRequest(fd: $0, events: Int16(POLLIN))] } ?? [] }
+    func pollRequests() -> [PollRequest] { completionFD.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? [] }
     func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
 }
 

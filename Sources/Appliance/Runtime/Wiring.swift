@@ -1,4 +1,6 @@
 import Drivers
+import Journal
+import Posix
 import Recordings
 import Signals
 import WatchCore
@@ -18,7 +20,7 @@ struct Wiring {
             case "demo": return .success(SimulatedGPS(.script(.demo), start: now, speed: speed))
             default:
                 do {
-                    let log = try LogReader.read(bytes: try FileBytes.read(simulate))
+                    let log = try LogReader.read(bytes: try Files.read(simulate))
                     return .success(SimulatedGPS(.recording(log.readings), start: now, speed: speed))
                 } catch {
                     return .failure(Fault(.gpsd, "GPS: can't read the simulated log \(simulate): \(error)"))
@@ -65,3 +67,64 @@ struct Wiring {
 }
 
 extension LEDRing: BoxObserver {}
+
+extension Wiring {
+    /// Every device of the box, and the faults of those that could not be had.
+    struct Devices {
+        var sources: [Pollable] = []
+        var gpio: (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String])
+        var ring: LEDRing?
+        var siren: ALSASiren?
+        /// Raised once the box runs: a bad configuration, a missing GPS, a line not to be had.
+        var faults: [Fault] = []
+        var simulatedSwitch: Bool
+
+        func fitted(gpsd: Bool) -> Set<SystemsCheck.Component> {
+            Surfaces.fitted(gpsd: gpsd, buzzer: gpio.buzzer != nil, switchAndButton: gpio.controls != nil && !simulatedSwitch,
+                            ring: ring != nil, siren: siren != nil)
+        }
+
+        /// Outputs to a safe state on a clean stop: the buzzer line low, the siren silent.
+        func shutdown() {
+            gpio.buzzer?.shutdown()
+            gpio.controls?.shutdown()
+            siren?.stopAll()
+        }
+    }
+
+    func devices(simulate: String?, speed: Double, realSwitch: Bool, problems: [String]) -> Devices {
+        var d = Devices(gpio: gpio(realSwitch: realSwitch), ring: ring(), siren: siren(),
+                        faults: Configuration.fault(for: problems).map { [$0] } ?? [], simulatedSwitch: !realSwitch)
+        switch gps(simulate: simulate, speed: speed) {
+        case .success(let gps): d.sources.append(gps)
+        case .failure(let f):
+            Console.error(f.message)
+            d.faults.append(f)
+        }
+        for p in d.gpio.problems {
+            Console.error(p)
+            d.faults.append(Fault(.config, p))
+        }
+        let outputs: [Pollable?] = [d.gpio.controls, d.gpio.buzzer, d.ring, d.siren]
+        d.sources += outputs.compactMap { $0 }
+        return d
+    }
+
+    /// The journal, opened and recovered (it never refuses: a missing or damaged one is
+    /// recovered or started afresh, and that is a fault the box announces), its writes and syncs
+    /// on its own thread.
+    func journal() -> (log: JournalLog, recovery: Journal.Recovery) {
+        let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits,
+                                  fresh: .fresh(radius: config.watchSettings.radius),
+                                  at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
+        return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
+    }
+
+    func box(_ devices: Devices, log: JournalLog) -> Box {
+        let box = Box(watch: Watch(settings: config.watchSettings), sources: devices.sources,
+                      annunciator: Annunciator(buzzer: devices.gpio.buzzer, siren: devices.siren, book: DesignedSounds()),
+                      log: log, wall: WallClock.seconds)
+        log.pace = { [unowned box] in box.trackPace }
+        return box
+    }
+}

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Posix
 
 /// Buffers standard output and writes it in large chunks: replay prints thousands
 /// of lines, and print() per line costs a syscall each when piped.
@@ -14,7 +12,7 @@ struct OutputBuffer {
     }
 
     mutating func flush() {
-        try? Posix.writeAll(1, bytes)
+        try? FileDescriptor.standardOutput.writeAll(bytes)
         bytes.removeAll(keepingCapacity: true)
     }
 }

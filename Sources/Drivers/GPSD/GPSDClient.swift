@@ -1,7 +1,7 @@
-import Glibc
+import Posix
 import WatchCore
 
-/// GPS from gpsd: connects without blocking the loop, streams JSON reports through libgps, turns
+/// GPS from gpsd: connects without blocking the loop, reads its JSON reports from the socket, turns
 /// each TPV into a `GPSReading`, and raises and clears the gpsd, receiver and clock faults.
 ///
 /// Faults and why they push or not:
@@ -27,7 +27,7 @@ public final class GPSDClient: Pollable {
         public var reports = 0
         /// TPVs dropped because they repeated the previous GPS time.
         public var repeated = 0
-        /// Lines that were not JSON gpsd would send, or a TPV libgps could not unpack.
+        /// Lines that were not JSON gpsd would send, or a TPV that could not be read.
         public var garbage = 0
         /// gpsd's release, from its VERSION banner.
         public var gpsdRelease: String?
@@ -40,12 +40,12 @@ public final class GPSDClient: Pollable {
 
     private enum Phase {
         case waiting(until: Instant)
-        case connecting(TCPConnectProbe, candidates: [sockaddr_storage], index: Int, deadline: Instant)
+        case connecting(TCPConnectProbe, candidates: [TCPConnectProbe.Address], index: Int, deadline: Instant)
         case streaming
     }
 
     private var phase: Phase
-    private let connection = LibGPSConnection()
+    private let connection = GPSDConnection()
     private let wallClock: () -> Double
     private var pending: [Event] = []
 
@@ -57,7 +57,7 @@ public final class GPSDClient: Pollable {
     /// gpsd's VERSION banner arrived on this connection: only that proves a live gpsd, since a
     /// gpsd that is shutting down still accepts for a moment and then closes.
     private var bannerSeen = false
-    /// Set when the batch limit left whole lines in libgps's buffer: poll won't say so.
+    /// Set when the batch limit left whole lines in the connection's buffer: poll won't say so.
     private var bufferedSince: Instant?
 
     // The receiver, while streaming.
@@ -83,15 +83,13 @@ public final class GPSDClient: Pollable {
         self.phase = .waiting(until: now)
         // Down until a gpsd says hello: the grace for the gpsd fault starts now.
         self.downSince = now
-        // libgps writes to the socket with plain write(): a write to a gpsd that just died would
-        // otherwise kill the whole box with SIGPIPE.
-        _ = signal(SIGPIPE, SIG_IGN)
+        // The WATCH request is sent with MSG_NOSIGNAL; SIGPIPE stays ignored for whoever else
+        // writes to a peer that may be gone.
+        Signal.ignoreBrokenPipe()
     }
 
     public static func systemWallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        WallClock.seconds()
     }
 
     /// True while a gpsd connection is streaming.
@@ -100,16 +98,13 @@ public final class GPSDClient: Pollable {
         return false
     }
 
-    /// The API major version of the libgps headers this was built against.
-    public static var libgpsAPI: Int { LibGPSConnection.apiMajor }
-
     // MARK: - Pollable
 
     public func pollRequests() -> [PollRequest] {
         switch phase {
         case .waiting: return []
-        case .connecting(let probe, _, _, _): return [PollRequest(fd: probe.fd, events: Int16(POLLOUT))]
-        case .streaming: return connection.fd.map { [PollRequest(fd: $0, events: Int16(POLLIN))] } ?? []
+        case .connecting(let probe, _, _, _): return [PollRequest(fd: probe.fd, events: PollEvents.writable)]
+        case .streaming: return connection.fd.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? []
         }
     }
 
@@ -139,7 +134,7 @@ public final class GPSDClient: Pollable {
             if now >= until { attempt(now) }
         case .connecting(let probe, let candidates, let index, let deadline):
             if ready.contains(where: { $0.fd == probe.fd }) {
-                finishProbe(probe.finish(), candidates: candidates, index: index, now: now)
+                finishProbe(probe, probe.finish(), candidates: candidates, index: index, now: now)
             } else if now >= deadline {
                 probe.close()
                 fail(.timedOut, now)
@@ -165,45 +160,43 @@ public final class GPSDClient: Pollable {
         startProbe(candidates: candidates, index: 0, now: now)
     }
 
-    private func startProbe(candidates: [sockaddr_storage], index: Int, now: Instant) {
+    private func startProbe(candidates: [TCPConnectProbe.Address], index: Int, now: Instant) {
         let probe = TCPConnectProbe(address: candidates[index])
         let outcome = probe.start()
         if outcome == .inProgress {
             phase = .connecting(probe, candidates: candidates, index: index,
                                 deadline: now + settings.connectTimeout)
         } else {
-            finishProbe(outcome, candidates: candidates, index: index, now: now)
+            finishProbe(probe, outcome, candidates: candidates, index: index, now: now)
         }
     }
 
-    private func finishProbe(_ outcome: TCPConnectProbe.Outcome, candidates: [sockaddr_storage], index: Int, now: Instant) {
+    private func finishProbe(_ probe: TCPConnectProbe, _ outcome: TCPConnectProbe.Outcome, candidates: [TCPConnectProbe.Address],
+                             index: Int, now: Instant) {
         switch outcome {
         case .inProgress:
             break
-        case .connected(let host):
-            open(numericHost: host, now: now)
+        case .connected:
+            open(probe.takeSocket(), now: now)
         case .failed(let error):
             // localhost is both ::1 and 127.0.0.1; gpsd may listen on only one of them.
             if index + 1 < candidates.count {
                 return startProbe(candidates: candidates, index: index + 1, now: now)
             }
             switch error.errno {
-            case ECONNREFUSED: fail(.refused, now)
-            case ETIMEDOUT: fail(.timedOut, now)
+            case .connectionRefused: fail(.refused, now)
+            case .timedOut: fail(.timedOut, now)
             default: fail(.unreachable, now)
             }
         }
     }
 
-    private func open(numericHost: String, now: Instant) {
+    private func open(_ socket: Int32, now: Instant) {
         do {
-            try connection.open(host: numericHost, port: settings.port)
+            try connection.adopt(socket)
         } catch {
-            // The probe was accepted a moment ago: a refusal now is gpsd going away in between.
-            if case .open(let code, _) = error, code == -6 || code == ECONNREFUSED {
-                return fail(.refused, now)
-            }
-            return fail(.rejected, now)
+            // Accepted a moment ago and gone already: gpsd going away in between.
+            return fail(.refused, now)
         }
         phase = .streaming
         stats.connects += 1
@@ -267,7 +260,7 @@ public final class GPSDClient: Pollable {
                 progressed = true
                 stats.garbage += 1
             case .none:
-                if !progressed, revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, connection.peerClosed() {
+                if !progressed, revents & PollEvents.readableOrClosed != 0, connection.peerClosed() {
                     lost(now)
                 }
                 return

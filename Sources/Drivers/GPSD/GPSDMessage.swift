@@ -1,8 +1,8 @@
 import Recordings
 
-/// What one line from gpsd said, as far as the box cares. The class and the DEVICE fields come
-/// from the raw JSON line, because libgps 3.22 drops a DEVICE with `"activated":0` (a receiver
-/// that went away) before the client sees it; a TPV is read in one pass (`GPSDFix.tpv`).
+/// What one line from gpsd said, as far as the box cares, read from the raw JSON line (libgps
+/// is not used: its 3.22 dropped a DEVICE with `"activated":0`, a receiver that went away,
+/// before the client saw it); a TPV is read in one pass (`GPSDFix.tpv`).
 public enum GPSDMessage: Hashable, Sendable {
     case tpv(GPSDFix)
     /// A receiver appeared (`active`) or went away.
@@ -82,7 +82,7 @@ public struct GPSDLine: Sendable {
 extension GPSDMessage {
     /// Classifies one line as the box reads it from gpsd's socket (trailing CR and spaces
     /// trimmed, not empty): a TPV in one pass over its bytes, any other class by the class
-    /// alone. nil: garbage. The live path (`LibGPSConnection`) and the gpsd-stream fuzz target
+    /// alone. nil: garbage. The live path (`GPSDConnection`) and the gpsd-stream fuzz target
     /// both call this, so the fuzzer reads exactly what the box reads.
     public static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> GPSDMessage? {
         if startsWithTPV(bytes) { return GPSDFix.tpv(bytes).map { .tpv($0) } }
@@ -98,7 +98,7 @@ extension GPSDMessage {
         bytes.count >= tpvPrefix.count && bytes.prefix(tpvPrefix.count).elementsEqual(tpvPrefix)
     }
 
-    /// Classifies a raw line; `tpv` supplies the fix libgps decoded from the same line.
+    /// Classifies a raw line; `tpv` supplies the fix read from the same line.
     public static func parse(_ line: GPSDLine, tpv: () -> GPSDFix) -> GPSDMessage? {
         guard let cls = line.className else { return nil }
         switch cls {

@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import Signals
 
 /// The LED ring on Linux spidev: opens the device, sets SPI mode 0, 8 bits a word and the
@@ -10,7 +10,7 @@ import Signals
 public final class SPIRing: RingOutput {
     public let path: String
     public let encoder: any PixelEncoder
-    private var fd: Int32 = -1
+    private var device: FileDescriptor?
     public private(set) var framesWritten = 0
 
     // linux/spi/spidev.h: _IOW('k', nr, size) = 1 << 30 | size << 16 | 'k' << 8 | nr.
@@ -27,15 +27,14 @@ public final class SPIRing: RingOutput {
 
     deinit { closeDevice() }
 
-    public var isOpen: Bool { fd >= 0 }
+    public var isOpen: Bool { device != nil }
 
     /// Sends one frame; reopens the device first if a previous failure closed it.
     public func show(_ pixels: [RGB]) throws {
-        if fd < 0 { try openDevice() }
+        if device == nil { try openDevice() }
+        guard let device else { return }
         let bytes = encoder.encode(pixels)
-        let n = try check({ .write(path: path, errno: $0) }) {
-            bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        }
+        let n = try named({ .write(path: path, errno: $0) }) { try bytes.withUnsafeBytes { try device.write($0) } }
         guard n == bytes.count else {
             closeDevice()
             throw SPIRingError.shortWrite(path: path, wrote: n, of: bytes.count)
@@ -44,36 +43,31 @@ public final class SPIRing: RingOutput {
     }
 
     private func openDevice() throws {
-        fd = try check({ .open(path: path, errno: $0) }) { open(path, O_WRONLY | O_CLOEXEC | O_APPEND) }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG { return }
+        let fd = try named({ .open(path: path, errno: $0) }) { try FileDescriptor.open(path, [.writeOnly, .append]) }
+        device = fd
+        if (try? fd.kind()) == .regular { return }
         var mode: UInt8 = 0  // SPI mode 0: clock idles low, data sampled on the rising edge
         var bits: UInt8 = 8
         var speed = UInt32(encoder.clockHz)
-        _ = try check({ .configure(path: path, setting: "SPI mode", errno: $0) }) { ioctl(fd, Self.wrMode, &mode) }
-        _ = try check({ .configure(path: path, setting: "word size", errno: $0) }) { ioctl(fd, Self.wrBitsPerWord, &bits) }
-        _ = try check({ .configure(path: path, setting: "clock of \(speed) Hz", errno: $0) }) {
-            ioctl(fd, Self.wrMaxSpeedHz, &speed)
-        }
+        try named({ .configure(path: path, setting: "SPI mode", errno: $0) }) { try fd.control(Self.wrMode, &mode) }
+        try named({ .configure(path: path, setting: "word size", errno: $0) }) { try fd.control(Self.wrBitsPerWord, &bits) }
+        try named({ .configure(path: path, setting: "clock of \(speed) Hz", errno: $0) }) { try fd.control(Self.wrMaxSpeedHz, &speed) }
     }
 
     private func closeDevice() {
-        // close is never retried: on Linux the descriptor is gone even when it reports EINTR.
-        if fd >= 0 { _ = close(fd) }
-        fd = -1
+        device?.close()
+        device = nil
     }
 
-    /// The one place "-1 and errno" becomes a named error here. EINTR policy: open, write and
-    /// ioctl are retried (a signal interrupted them before they did anything); any other failure
-    /// closes the device, so the next frame reopens it.
-    private func check<T: BinaryInteger>(_ named: (Int32) -> SPIRingError, _ body: () -> T) throws -> T {
-        while true {
-            let r = body()
-            if r >= 0 { return r }
-            let e = errno
-            if e == EINTR { continue }
+    /// The room's error as the ring's named one (EINTR was retried there); any failure closes
+    /// the device, so the next frame reopens it.
+    @discardableResult
+    private func named<T>(_ name: (Int32) -> SPIRingError, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let e as SystemError {
             closeDevice()
-            throw named(e)
+            throw name(e.errno.rawValue)
         }
     }
 }

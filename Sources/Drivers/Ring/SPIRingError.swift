@@ -1,4 +1,4 @@
-import Glibc
+import Posix
 import WatchCore
 
 /// Why the ring is dark, with the Systems Check line the skipper reads.
@@ -10,13 +10,13 @@ public enum SPIRingError: Error, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .open(let path, let e) where e == ENOENT:
+        case .open(let path, let e) where e == Errno.notFound.rawValue:
             "LED ring: \(path) is missing, the ring is dark"
         case .open(let path, let e):
             "LED ring: can't open \(path) (\(Self.text(e))), the ring is dark"
         case .configure(let path, let setting, let e):
             "LED ring: \(path) refused its \(setting) (\(Self.text(e))), the ring is dark"
-        case .write(let path, let e) where e == EMSGSIZE:
+        case .write(let path, let e) where e == Errno.messageTooLong.rawValue:
             "LED ring: a frame is larger than \(path) takes in one write (raise spidev.bufsiz), the ring is dark"
         case .write(let path, let e):
             "LED ring: writing to \(path) failed (\(Self.text(e))), the ring is dark"
@@ -28,5 +28,5 @@ public enum SPIRingError: Error, Hashable, CustomStringConvertible {
     /// The named Systems Check fault. It pushes: a dark ring at night reads as "nothing to see".
     public var fault: Fault { Fault(.ledRing, description) }
 
-    static func text(_ e: Int32) -> String { String(cString: strerror(e)) }
+    static func text(_ e: Int32) -> String { Errno(rawValue: e).description }
 }

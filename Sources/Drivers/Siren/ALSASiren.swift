@@ -1,6 +1,6 @@
 import CALSA
 import CALSAShim
-import Glibc
+import Posix
 import Signals
 import WatchCore
 
@@ -15,10 +15,10 @@ import WatchCore
 /// A missing or failing card is the `.siren` fault ("the buzzer still rings"), retried every
 /// `retryAfter`; everything else on the box goes on.
 ///
-/// Two ways to drive it: `SirenOutput` (alarm, fault, chirp; the siren keeps the priority) or
-/// `SoundOutput` (play this pattern now, stop; the caller keeps the priority). Given the buzzer's
-/// alarm pattern, it sounds its own two-tone alarm (`SoundDesign.sirenVoice`).
-public final class ALSASiren: SirenOutput, SoundOutput {
+/// Driven by what the box means (`SirenOutput`: alarm, fault, chirp, not saved), never by a
+/// pattern to decode: the siren keeps the priority and sounds its own two-tone alarm
+/// (`SoundDesign.alarmSiren`). `play(_:now:)` plays any pattern once (test-alarm).
+public final class ALSASiren: SirenOutput {
     public let settings: SirenSettings
 
     private var pcm: OpaquePointer?
@@ -28,9 +28,8 @@ public final class ALSASiren: SirenOutput, SoundOutput {
     private var faultOn = false
     private var oneShot: SoundPattern?
     /// A pattern played through `SoundOutput.play`: under no priority of the siren's own.
-    private var direct: SoundPattern?
 
-    private enum Sound: Equatable { case alarm, fault, oneShot, direct }
+    private enum Sound: Equatable { case alarm, fault, oneShot }
     private var playing: Sound?
     private var generator: ToneGenerator?
     /// When the last samples of a one-shot sound will have left the speaker.
@@ -66,23 +65,22 @@ public final class ALSASiren: SirenOutput, SoundOutput {
 
     public func setAlarm(_ on: Bool, now: Instant) {
         alarmOn = on
-        direct = nil
         if on { oneShot = nil }
         resume(now: now)
     }
 
     public func setFault(_ on: Bool, now: Instant) {
         faultOn = on
-        direct = nil
         resume(now: now)
     }
 
     public func chirp(_ chirp: Chirp, now: Instant) { play(SoundDesign.chirp(chirp), now: now) }
 
+    public func notSaved(now: Instant) { play(SoundDesign.notSaved, now: now) }
+
     /// Plays any pattern once (test-alarm), like a chirp.
     public func play(_ pattern: SoundPattern, now: Instant) {
         guard !alarmOn else { return }
-        direct = nil
         oneShot = pattern
         if playing == .oneShot { playing = nil }  // a new one-shot restarts, even the same one
         resume(now: now)
@@ -93,24 +91,8 @@ public final class ALSASiren: SirenOutput, SoundOutput {
         alarmOn = false
         faultOn = false
         oneShot = nil
-        direct = nil
         silence()
     }
-
-    // MARK: - SoundOutput
-
-    /// Plays `pattern` at once in place of whatever sounds (repeating until `stop` if it
-    /// repeats), in the siren's voice.
-    public func play(_ pattern: SoundPattern) {
-        alarmOn = false
-        faultOn = false
-        oneShot = nil
-        direct = SoundDesign.sirenVoice(pattern)
-        playing = nil
-        resume(now: monotonicNow())
-    }
-
-    public func stop() { stopAll() }
 
     public var isSounding: Bool { playing != nil }
     public var isRunning: Bool { pcm.map { snd_pcm_state($0) == SND_PCM_STATE_RUNNING } ?? false }
@@ -131,9 +113,9 @@ public final class ALSASiren: SirenOutput, SoundOutput {
             for i in fds.indices { fds[i].revents = ready.first { $0.fd == fds[i].fd }?.events ?? 0 }
             var revents: UInt16 = 0
             let err = snd_pcm_poll_descriptors_revents(pcm, &fds, UInt32(fds.count), &revents)
-            if err < 0 || Int32(revents) & POLLERR != 0 {
+            if err < 0 || Int16(truncatingIfNeeded: revents) & PollEvents.error != 0 {
                 // An underrun or a suspend shows as POLLERR: the write below recovers it.
-                _ = recover(err < 0 ? err : -EPIPE, now: now)
+                _ = recover(err < 0 ? err : -Errno.brokenPipe.rawValue, now: now)
             }
         }
         feed(now: now)
@@ -156,8 +138,6 @@ public final class ALSASiren: SirenOutput, SoundOutput {
             want = (.oneShot, oneShot)
         } else if faultOn {
             want = (.fault, SoundDesign.fault)
-        } else if let direct {
-            want = (.direct, direct)
         } else {
             want = nil
         }
@@ -193,9 +173,8 @@ public final class ALSASiren: SirenOutput, SoundOutput {
 
     private func finishOneShot(now: Instant) {
         drainedAt = nil
-        if playing == .direct { direct = nil }
         oneShot = nil
-        if playing == .oneShot || playing == .direct { silence() }
+        if playing == .oneShot { silence() }
         resume(now: now)
     }
 
@@ -219,7 +198,7 @@ public final class ALSASiren: SirenOutput, SoundOutput {
             if channels == 2 { scratch = scratch.flatMap { [$0, $0] } }
             let wrote = scratch.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress, snd_pcm_uframes_t(made)) }
             if wrote < 0 {
-                if wrote == -Int(EAGAIN) { break }
+                if wrote == -Int(Errno.wouldBlock.rawValue) { break }
                 guard recover(Int32(wrote), now: now) else { return }
                 continue
             }
@@ -251,8 +230,9 @@ public final class ALSASiren: SirenOutput, SoundOutput {
     /// anything else (a card unplugged: ENODEV) closes the device and raises the fault.
     private func recover(_ err: Int32, now: Instant) -> Bool {
         guard let pcm else { return false }
-        if err == -EPIPE || err == -ESTRPIPE || err == -EINTR {
-            if err == -EPIPE { underruns += 1 }
+        let e = Errno(rawValue: -err)
+        if e == .brokenPipe || e == .suspended || e == .interrupted {
+            if e == .brokenPipe { underruns += 1 }
             let r = snd_pcm_recover(pcm, err, 1)
             if r >= 0 { return true }
             failDevice(r, "failed", now: now)
@@ -324,9 +304,7 @@ public final class ALSASiren: SirenOutput, SoundOutput {
 
     private func text(_ err: Int32) -> String { String(cString: snd_strerror(err)) }
 
-    private func monotonicNow() -> Instant {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Instant(nanoseconds: Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec))
-    }
+    /// Only for `lastStartLatency`, a measurement: everything the siren does runs on the
+    /// loop's `now`.
+    private func monotonicNow() -> Instant { MonotonicClock.now() }
 }
