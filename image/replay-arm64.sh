@@ -22,14 +22,10 @@ in_root "$ROOT" qemu-aarch64 "/src/$BIN" replay "/src/${work#"$REPO_ROOT"/}/capt
 t1=$(date +%s.%N)
 
 # The native reference: this machine's debug or release build, whichever exists (built if none).
-NATIVE=
-for b in .build/release-static/release/anchor-alert .build/debug/anchor-alert; do
-    [ -x "$REPO_ROOT/$b" ] && { NATIVE=$REPO_ROOT/$b; break; }
-done
-if [ -z "$NATIVE" ]; then
-    (cd "$REPO_ROOT" && swift build --product anchor-alert >&2) || die "native build failed"
-    NATIVE=$REPO_ROOT/.build/debug/anchor-alert
-fi
+# The native build of the same tree: built (or found up to date) every time, since a binary
+# left from an older commit replays an older watch (it once failed this check so).
+(cd "$REPO_ROOT" && nice -n 10 swift build --product anchor-alert >&2) || die "native build failed"
+NATIVE=$REPO_ROOT/.build/debug/anchor-alert
 "$NATIVE" replay "$work/capture.nmea" "${ARGS[@]}" > "$work/native.jsonl" || die "native replay failed"
 
 rings=$(grep -c '"alarm":"ringing"' "$work/arm64.jsonl" || true)

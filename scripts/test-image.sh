@@ -4,9 +4,9 @@
 # and with --full the boot test of the amd64 twin of the Pi image.
 #
 #   scripts/test-image.sh           about 8 minutes on a fresh machine, 2 once the roots are cached
-#   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 10 minutes more)
-#                                   and of the arm64 trixie twin under qemu-system-aarch64 (see
-#                                   image/README.md for its time: tens of minutes, software
+#   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 16 minutes more)
+#                                   and of the arm64 trixie twin under qemu-system-aarch64 (24 to
+#                                   40 minutes here, by the load: image/README.md; software
 #                                   emulation on one vCPU)
 #
 # Every step's output goes to stderr; the last line is "image: N passed, M failed".

@@ -14,4 +14,9 @@ else
 fi
 /usr/local/sbin/gpio-sim-chip.sh pull pi GPIO22 up
 udevadm settle -t 10 || true
+# The box opens the chip as its own user, through the package's udev rule (group gpio). Under
+# emulation udev can take longer than the settle above: the arm64 twin's box once started while
+# the chip was still root 600, said "no permission" and took the lines only on its retry 10 s
+# later. A Pi's header chip exists from the kernel's start; here the header waits for the rule.
+for i in $(seq 600); do [ "$(stat -c %G "/dev/$chip")" = gpio ] && break; sleep 0.2; done
 echo "simulated header on /dev/$chip ($(stat -c '%G %a' "/dev/$chip"))"
