@@ -66,6 +66,8 @@ public final class JournalWriter: @unchecked Sendable {
 
     // What the loop last heard (for the Systems Check and tests).
     public private(set) var completed = 0
+    /// Times the loop's side found the lock held by the writer (and waited for it).
+    public private(set) var loopFoundTheLockTaken = 0
 
     public init(journal: Journal, threaded: Bool = true) {
         self.journal = journal
@@ -149,7 +151,7 @@ public final class JournalWriter: @unchecked Sendable {
             // lock and its copy are skipped on most calls.
             if !wake.drain() { return [] }
         }
-        let (done, deadline) = locked { () -> ([Completion], Instant?) in
+        let (done, deadline) = loopLocked { () -> ([Completion], Instant?) in
             defer { completions.removeAll(keepingCapacity: true) }
             return (completions, publishedDeadline)
         }
@@ -178,7 +180,7 @@ public final class JournalWriter: @unchecked Sendable {
             run(request)
             return
         }
-        lock.locked {
+        loopLocked {
             queue.append(request)
             if wake { lock.signal() }
         }
@@ -238,4 +240,10 @@ public final class JournalWriter: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
+
+    private func loopLocked<T>(_ body: () -> T) -> T {
+        if let r = lock.lockedIfFree(body) { return r }
+        loopFoundTheLockTaken += 1
+        return lock.locked(body)
+    }
 }

@@ -23,6 +23,14 @@ public final class Lock: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` under the lock if it is free now; nil (and `body` not run) when another
+    /// thread holds it. For the loop's side, which must never wait for a worker.
+    public func lockedIfFree<T>(_ body: () throws -> T) rethrows -> T? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
     /// Under the lock: waits until `ready()` holds, then runs `body`.
     public func locked<T>(when ready: () -> Bool, _ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)

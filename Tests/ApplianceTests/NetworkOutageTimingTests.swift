@@ -205,6 +205,7 @@ final class NetworkOutageTimingTests: XCTestCase {
         private var polled: Int?
         private var turnStart: Int?
         private var lastReady = ""
+        private var faultsAtTurnStart = (minor: 0, major: 0)
         /// The turns that slept outside poll, and what was ready in them.
         private(set) var sleepers: [String] = []
         init(_ inner: BoxRuntime) { self.inner = inner }
@@ -224,7 +225,8 @@ final class NetworkOutageTimingTests: XCTestCase {
             let v = voluntarySwitches()
             if let turnStart, v > turnStart {
                 sleptOutsidePoll += v - turnStart
-                sleepers.append("turn \(turns) (ready: \(lastReady.isEmpty ? "timer" : lastReady))")
+                let f = NetworkOutageTimingTests.faults()
+                sleepers.append("turn \(turns) (ready: \(lastReady.isEmpty ? "timer" : lastReady); faults in it: \(f.minor - faultsAtTurnStart.minor) minor, \(f.major - faultsAtTurnStart.major) major)")
             }
             turnStart = nil
             polled = v
@@ -235,6 +237,7 @@ final class NetworkOutageTimingTests: XCTestCase {
             let v = voluntarySwitches()
             if let polled { sleptInPoll += v - polled }
             turnStart = v
+            faultsAtTurnStart = NetworkOutageTimingTests.faults()
             turns += 1
             cpuAtTurnStart = NetworkOutageTimingTests.threadCPU()
             wallAtTurnStart = now.seconds
@@ -243,6 +246,16 @@ final class NetworkOutageTimingTests: XCTestCase {
         }
         func signal(_ number: Int32, now: Instant) -> Bool { inner.signal(number, now: now) }
         func endOfTurn(now: Instant) { inner.endOfTurn(now: now) }
+    }
+
+    /// The calling thread's page faults (/proc/thread-self/stat's minflt and majflt): a major
+    /// one waited for a page from the disk, a sleep.
+    static func faults() -> (minor: Int, major: Int) {
+        guard let text = Files.readText("/proc/thread-self/stat"), let close = text.lastIndex(of: ")") else { return (-1, -1) }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command: state(3) ppid pgrp session tty tpgid flags minflt(10) cminflt majflt(12).
+        guard fields.count > 9 else { return (-1, -1) }
+        return (Int(fields[7]) ?? -1, Int(fields[9]) ?? -1)
     }
 
     /// The calling thread's CPU time, in seconds.
