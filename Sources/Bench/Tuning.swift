@@ -61,6 +61,7 @@ enum Tuning {
         case "vp": s.dopplerPrior = x
         case "ww": s.weakWeight = x
         case "vi": s.dopplerIndependence = x
+        case "vr": s.dopplerRecentSpan = .seconds(x)
         default: return nil
         }
         settings = s

@@ -40,6 +40,18 @@ do {
 }
 guard !library.sources.isEmpty else { fail("no stationary capture in \(options.data)/PROVENANCE.md") }
 let started = monotonicSeconds()
+if let n = getenv("ANCHOR_PROBE").flatMap({ Int(String(cString: $0)) }) {
+    if let k = getenv("ANCHOR_PROBE_KNOTS").flatMap({ Double(String(cString: $0)) }) {
+        Probes.majority(sources: library.sources, drags: n, knots: k, settings: BoxTuning.defaults)
+    } else if let tr = getenv("ANCHOR_PROBE_TRACE").map({ String(cString: $0).split(separator: ",").compactMap { Int($0) } }) {
+        let cond: [Scenario.Condition] = [.dropouts, .accuracyBursts, .twoD]
+        guard tr.count == 2, cond.indices.contains(tr[0]), tr[1] >= 0 else { fail("ANCHOR_PROBE_TRACE is CONDITION,NIGHT: 0 dropouts, 1 accuracy bursts, 2 2D stretches") }
+        Probes.trace(sources: library.sources, condition: cond[tr[0]], ci: UInt64(tr[0]), night: tr[1], settings: BoxTuning.defaults)
+    } else {
+        Probes.run(sources: library.sources, nights: n, settings: BoxTuning.defaults)
+    }
+    exit(0)
+}
 
 switch options.mode {
 case .costDriver(let fixes):

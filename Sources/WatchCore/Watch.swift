@@ -79,6 +79,10 @@ public struct Watch: Sendable {
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
         public internal(set) var radialSpeed: Double = 0
         var radialVariance: Double?
+        /// The same spread over `doppler_recent_span`.
+        var radialRecentVariance: Double?
+        /// Seconds of weak fixes the measurement has seen.
+        var weakFor: Double = 0
         /// Whether the reported speed is the receiver's own (Doppler) or worked out from its
         /// positions (as gpsd does for a receiver that reports none): the mean square of the
         /// change in distance per second, and of its difference from the reported radial speed,
@@ -97,13 +101,21 @@ public struct Watch: Sendable {
 
         /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
         public func radialSigma(_ s: WatchSettings) -> Double {
-            max(s.dopplerFloor, (radialVariance ?? s.dopplerPrior * s.dopplerPrior).squareRoot())
+            let prior = s.dopplerPrior * s.dopplerPrior
+            return max(s.dopplerFloor, max(radialVariance ?? prior, radialRecentVariance ?? 0).squareRoot())
         }
 
         /// The reported speed says the boat moves away from the anchor: faster than the slowest
         /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+        }
+
+        /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
+        /// measured (1 until they wander more).
+        public var weakScale: Double {
+            guard let w = weakVariance, let v = variance, w > v, v > 0 else { return 1 }
+            return (w / v).squareRoot()
         }
 
         /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
@@ -304,11 +316,12 @@ public struct Watch: Sendable {
         let weak = reading.mode != .threeD || reading.accuracy == nil
         let weight = weak ? settings.weakWeight : 1
         let gap = evidenceAt.map { max((t - $0).seconds, 0) } ?? 1
-        // Only a 3D fix with an accuracy is hastened: a 2D stretch wanders more than the
-        // receiver's measured wander says, and its speed with it.
-        let moving = followRadialSpeed(radial, gap: gap) && !weak
-        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight,
-                            scale: wanderScale(weak: weak, accuracy: reading.accuracy?.value), moving: moving)
+        // Only a 3D fix of the receiver's usual accuracy is hastened: a 2D stretch, or a burst
+        // of poor readings, wanders more than the receiver's measured wander says, and its
+        // speed with it.
+        let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
+        let moving = followRadialSpeed(radial, gap: gap) && !weak && !isBurst(reading.accuracy?.value)
+        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving)
         credit(sample, gap: gap)
         if evidence <= settings.evidencePerFix {
             learnNoise(distance: distance, gap: gap, at: t)
@@ -323,11 +336,17 @@ public struct Watch: Sendable {
     /// How much more than the receiver's measured wander this fix may wander (at least 1).
     private func wanderScale(weak: Bool, accuracy: Double?) -> Double {
         var scale = 1.0
-        if weak, let w = noise.weakVariance, let v = noise.variance, w > v, v > 0 { scale = (w / v).squareRoot() }
+        if weak { scale = noise.weakScale }
         // A reported accuracy varies with the satellites in view; only one more than twice the
         // usual (a burst of poor readings) says this fix wanders more.
         if let accuracy, let usual = noise.usualAccuracy, usual > 0 { scale = max(scale, accuracy / (2 * usual)) }
         return scale
+    }
+
+    /// A fix whose reported accuracy is more than twice the receiver's usual: a burst of poor readings.
+    private func isBurst(_ accuracy: Double?) -> Bool {
+        guard let accuracy, let usual = noise.usualAccuracy, usual > 0 else { return false }
+        return accuracy > 2 * usual
     }
 
     /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
@@ -357,11 +376,16 @@ public struct Watch: Sendable {
 
     /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
     private mutating func learnFix(weak: Bool, distance: Double, accuracy: Double?, gap: Double) {
-        let b = min(min(gap, 10) / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
+        let dt = min(gap, 10)
+        let b = min(dt / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
         if weak, let level = noise.level {
+            // Learnt over the weak fixes' own time: 2D stretches come and go, and a rate set by
+            // all the fixes' time would take hours of them to learn how far they wander.
+            noise.weakFor += dt
+            let bw = min(dt / min(settings.noiseSpan.seconds, noise.weakFor + settings.noisePriorSpan.seconds), 1)
             let r = distance - level
             let w = noise.weakVariance ?? noise.variance ?? settings.noisePrior.value * settings.noisePrior.value
-            noise.weakVariance = w + b * (r * r - w)
+            noise.weakVariance = w + bw * (r * r - w)
         }
         if let accuracy {
             let u = noise.usualAccuracy ?? accuracy
@@ -369,7 +393,14 @@ public struct Watch: Sendable {
         }
         let prior = settings.dopplerPrior * settings.dopplerPrior
         let rv = noise.radialVariance ?? prior
-        noise.radialVariance = rv + b * (noise.radialSpeed * noise.radialSpeed - rv)
+        let square = noise.radialSpeed * noise.radialSpeed
+        noise.radialVariance = rv + b * (square - rv)
+        let recent = settings.dopplerRecentSpan.seconds
+        if recent > 0 {
+            let rr = noise.radialRecentVariance ?? prior
+            let br = min(dt / min(recent, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
+            noise.radialRecentVariance = rr + br * (square - rr)
+        }
     }
 
     /// Compares the reported radial speed with the change of the distance since the last fix.

@@ -42,6 +42,10 @@ public struct WatchSettings: Hashable, Sendable {
     /// measurement) and never goes below `dopplerFloor`.
     public var dopplerPrior: Double = 0.15
     public var dopplerFloor: Double = 0.03
+    /// The radial speed's spread is also measured over this recent span, and the larger of the
+    /// two counts: a receiver whose speed starts to wander more is trusted less at once, not
+    /// after half an hour (0: the long span alone).
+    public var dopplerRecentSpan: Duration = .seconds(300)
     /// The reported speed counts only once its difference from the positions' own change is at
     /// least this share of that change (a speed worked out from positions differs by nothing).
     public var dopplerIndependence: Double = 0.1

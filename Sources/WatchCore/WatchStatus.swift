@@ -60,7 +60,14 @@ extension Watch {
     /// evidence is counted in (about the 95th percentile of its radial error).
     public var wander: Meters? {
         guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
-        return Meters(2 * noise.sigma(settings))
+        return Meters(2 * adviceSigma)
+    }
+
+    /// The noise unit the advice is about: the receiver's wander, or its weak fixes' where it has
+    /// had a minute of them and they wander further (a receiver with 2D stretches needs the
+    /// margin for them too).
+    private var adviceSigma: Double {
+        noise.sigma(settings) * (noise.weakFor >= 60 ? noise.weakScale : 1)
     }
 
     /// The alert radius that would ring reliably, when the current one is smaller: the swing as
@@ -68,7 +75,7 @@ extension Watch {
     /// never widens the radius itself.
     public var reliableRadius: Meters? {
         guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
-        let needed = noise.swing + settings.reliableMargin * noise.sigma(settings)
+        let needed = noise.swing + settings.reliableMargin * adviceSigma
         guard needed > radius.value else { return nil }
         return Meters(min((needed / 5).rounded(.up) * 5, settings.radiusRange.upperBound))
     }

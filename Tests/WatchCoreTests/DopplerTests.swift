@@ -117,6 +117,42 @@ final class DopplerTests: XCTestCase {
         XCTAssertFalse(h.watch.noise.movingAway(h.watch.settings))
     }
 
+    /// A receiver whose speed was calm for half an hour and then starts to wander is trusted
+    /// less within minutes, not after the half hour the long spread takes (the benchmark's poor
+    /// receiver, its speed noise changing from one stretch to the next, rang falsely when a
+    /// noisy stretch's speed, smoothed to 0.3 to 0.5 m/s away, passed three of its calm spreads).
+    func testASpeedThatStartsToWanderIsTrustedLessAtOnce() {
+        func afterWandering(recent: Double) -> Bool {
+            var h = anchoredAndArmed { s in
+                s.dopplerRecentSpan = .seconds(recent)
+                s.noisePriorSpan = .seconds(600)
+                s.noiseSpan = .seconds(1800)
+                s.dopplerSpan = .seconds(20)
+                s.dopplerThreshold = 3
+            }
+            for _ in 0..<1800 {
+                h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20), accuracy: 5,
+                                           speed: 0.02, track: 0, received: h.now)))
+                h.wait(1)
+            }
+            for i in 0..<180 {
+                // +-0.6 m/s along the line, a 60 s period: the smoothed speed swings about 0.45 m/s.
+                let v = 0.6 * sin(Double(i) * 2 * .pi / 60)
+                h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20), accuracy: 5,
+                                           speed: abs(v), track: v >= 0 ? 0 : 180, received: h.now)))
+                h.wait(1)
+            }
+            for _ in 0..<40 {
+                h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20), accuracy: 5,
+                                           speed: 0.5, track: 0, received: h.now)))
+                h.wait(1)
+            }
+            return h.watch.noise.movingAway(h.watch.settings)
+        }
+        XCTAssertFalse(afterWandering(recent: 300), "three minutes of wandering speed: 0.5 m/s away is no evidence")
+        XCTAssertTrue(afterWandering(recent: 0), "with the long spread alone the same speed counts")
+    }
+
     /// A speed worked out from the positions (what gpsd reports for a receiver without Doppler)
     /// moves with their wander: it is recognised while holding and never hastens.
     func testASpeedWorkedOutFromThePositionsNeverHastens() throws {
@@ -172,6 +208,24 @@ final class DopplerTests: XCTestCase {
         XCTAssertGreaterThan(a, 2 * b)
     }
 
+    /// 2D stretches that come and go (2 minutes in every 12) are measured on their own time:
+    /// after an hour the watch knows they wander further than the receiver's 3D fixes.
+    func testBriefTwoDStretchesAreMeasuredOnTheirOwnTime() {
+        var h = anchoredAndArmed { s in
+            s.noiseFloor = 1
+            s.noisePriorSpan = .seconds(600)
+            s.noiseSpan = .seconds(1800)
+        }
+        for i in 0..<3600 {
+            let twoD = i % 720 >= 600
+            let wobble = (twoD ? 6.0 : 3.0) * (i % 2 == 0 ? 1 : -1)
+            h.send(.reading(h.reading(east: 0, north: 20 + wobble, accuracy: 5, mode: twoD ? .twoD : .threeD)))
+            h.wait(1)
+        }
+        // Their mean square is 36 against the whole's 13.5: a ratio of about 1.6.
+        XCTAssertGreaterThan(h.watch.noise.weakScale, 1.3, "weak scale \(h.watch.noise.weakScale)")
+    }
+
     /// A burst of fixes reporting ten times the receiver's usual accuracy counts for far less.
     func testAFixFarLessAccurateThanUsualCountsForLess() {
         var h = anchoredAndArmed()
@@ -179,6 +233,24 @@ final class DopplerTests: XCTestCase {
         // 15 s at 45 m with accuracy 50 (ten times the usual 5): would ring in about 10 s at 5.
         for _ in 0..<15 { h.send(.reading(h.reading(east: 0, north: 45, accuracy: 50))); h.wait(1) }
         XCTAssertEqual(h.watch.alarm, .armed)
+    }
+
+    /// A burst of poor readings (accuracy more than twice the usual) is weaker evidence, like a
+    /// 2D fix, and is never hastened, even while the reported speed says "away": the benchmark's
+    /// poor receiver rang falsely in such a burst, its position 30 m out and its speed noise
+    /// smoothed to 0.5 m/s away, while the boat lay still.
+    func testABurstOfPoorReadingsIsNeverHastened() throws {
+        func ring(accuracy: Double, speed: Double?) throws -> Double {
+            var h = anchoredAndArmed()
+            for _ in 0..<300 { h.send(.reading(h.reading(east: 0, north: 20, accuracy: 5))); h.wait(1) }
+            return try XCTUnwrap(ringTime(&h, accuracy: accuracy, { _ in (0, 40) },
+                                          velocity: { _ in speed.map { ($0, 0) } }))
+        }
+        let burstAway = try ring(accuracy: 15, speed: 1), burstStill = try ring(accuracy: 15, speed: nil)
+        XCTAssertEqual(burstAway, burstStill, "a burst fix rings as position alone, speed or not")
+        // A fix of the usual accuracy beyond the radius with the same speed is hastened.
+        let usualAway = try ring(accuracy: 5, speed: 1), usualStill = try ring(accuracy: 5, speed: nil)
+        XCTAssertLessThan(usualAway, usualStill)
     }
 
     func testTheDopplerKeysAreCheckedTogether() {

@@ -164,6 +164,26 @@ final class RadiusAdviceTests: XCTestCase {
         XCTAssertNotNil(night(spread: 1, radius: 35).0.wander, "the wander is still reported")
     }
 
+    /// 2D stretches that wander further than the 3D fixes (2 minutes in every 12) need the margin
+    /// too: the same night with calm 2D fixes gets no advice.
+    func testTwoDStretchesThatWanderFurtherGetTheAdvice() {
+        func night(twoDSpread: Double) -> WatchStatus {
+            var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 5; $0.noisePriorSpan = .seconds(600); $0.noiseSpan = .seconds(1800) }
+            h.send(.decision(.setRadius(42)))
+            h.anchored(armed: true)
+            for i in 0..<3600 {
+                let twoD = i % 720 >= 600
+                let east = 20 + (twoD ? twoDSpread : 4) * sin(Double(i) * 2 * .pi / 60)
+                h.send(.reading(h.reading(east: east, north: 0, accuracy: 5, mode: twoD ? .twoD : .threeD)))
+                h.wait(1)
+            }
+            return h.watch.status(at: h.now)
+        }
+        XCTAssertNil(night(twoDSpread: 4).radiusAdvice, "2D as calm as 3D: 22 m of margin is plenty")
+        let advice = night(twoDSpread: 16).radiusAdvice ?? ""
+        XCTAssertTrue(advice.hasPrefix("GPS wanders about "), advice)
+    }
+
     func testNoAdviceBeforeTheWanderIsMeasured() {
         var h = Harness { $0.noiseFloor = 1; $0.noisePrior = 20 }
         h.anchored(armed: true)

@@ -79,6 +79,7 @@ extension ConfigurationKey {
         number("watch", "doppler_minimum", 0...10, "m/s", "The slowest speed away from the anchor that hastens the alarm", \.watchSettings.dopplerMinimum),
         number("watch", "doppler_prior", 0.01...10, "m/s", "The spread of the speed away from the anchor assumed until it is measured", \.watchSettings.dopplerPrior),
         number("watch", "doppler_floor", 0.001...10, "m/s", "The measured spread of the speed away from the anchor is never taken as less than this", \.watchSettings.dopplerFloor),
+        seconds("watch", "doppler_recent_span", 0...86_400, "The spread of the speed away from the anchor is also measured over this recent span, and the larger counts (0: the long span alone)", \.watchSettings.dopplerRecentSpan),
         number("watch", "doppler_independence", 0...10, "", "The reported speed counts only once it differs from the change of the positions by this share of it (a speed worked out from positions never counts)", \.watchSettings.dopplerIndependence),
         number("watch", "accuracy_weight", 0...5, "", "A reading counts as beyond the radius only by what lies beyond this many of its reported accuracies", \.watchSettings.accuracyWeight),
         number("watch", "noise_floor", 0.1...100, "m", "The GPS's measured wander is never taken as less than this", \.watchSettings.noiseFloor.value),
