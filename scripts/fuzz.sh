@@ -17,11 +17,11 @@ export SWIFT_BACKTRACE=enable=no
 cd "$(dirname "$0")/.."
 
 TARGETS=(
-    "journal-reader       WatchCore,Journal Fuzz/JournalReader.swift"
-    "journal-open         WatchCore,Journal Fuzz/JournalOpen.swift"
+    "journal-reader       WatchCore,Posix,Journal Fuzz/JournalReader.swift"
+    "journal-open         WatchCore,Posix,Journal Fuzz/JournalOpen.swift"
     "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
     "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
-    "config-parser        WatchCore,Recordings,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Network/NetworkKeys.swift Fuzz/ConfigParser.swift"
+    "config-parser        WatchCore,Posix,Recordings,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Network/NetworkKeys.swift Fuzz/ConfigParser.swift"
     "control-protocol     WatchCore,Recordings,ApplianceControl=Sources/Appliance/ControlProtocol.swift:Sources/Appliance/JSON+Surfaces.swift:Fuzz/support/ConsoleLogWords.swift Fuzz/ControlProtocol.swift"
     "gpsd-stream          WatchCore,Recordings,DriversGPSD=Sources/Drivers/GPSD/GPSDMessage.swift:Sources/Drivers/GPSD/GPSDFix.swift Fuzz/GPSDStream.swift"
 )
@@ -31,7 +31,8 @@ shift || true
 only=("$@")
 build=.build/fuzz
 mkdir -p "$build/modules" "$build/bin"
-flags=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6)
+# Sources/CLinux: the C module the room (Posix) imports.
+flags=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -I Sources/CLinux)
 # ld.gold warns about asan's local symbols: harmless noise, filtered.
 quiet() { grep -v -e "Cannot export local symbol" -e "^$" || true; }
 
