@@ -19,19 +19,33 @@
 #   --no-cost        only the RSS, wakeup and watchdog runs (no callgrind)
 #   --keep DIR       leave the two callgrind outputs in DIR (cg.short, cg.longer) to study with
 #                    callgrind_annotate --tree=calling
+#   --qemu ARCH      instructions per fix counted under user-mode qemu instead of callgrind
+#                    (amd64: this build under qemu-x86_64, to check the count against callgrind's;
+#                    arm64: image/cross-arm64.sh's binary under qemu-aarch64 with the trixie root's
+#                    libraries): scripts/qemu-insn-count.c, a TCG plugin, counts every guest
+#                    instruction, the loop's thread (the main one) apart. Only the cost; qemu-user
+#                    and gcc (scripts/packages/bench.txt). About 2 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=120; cost_only=; no_cost=; keep=
+long=120; cost_only=; no_cost=; keep=; qemu=
 while [ $# -gt 0 ]; do
     case $1 in
         --long) long=$2; shift 2 ;;
         --cost-only) cost_only=1; shift ;;
         --no-cost) no_cost=1; shift ;;
         --keep) keep=$2; shift 2 ;;
-        *) echo "usage: $0 [--long SECONDS] [--cost-only | --no-cost] [--keep DIR]"; exit 64 ;;
+        --qemu) qemu=$2; cost_only=1; shift 2 ;;
+        *) echo "usage: $0 [--long SECONDS] [--cost-only | --no-cost] [--keep DIR] [--qemu amd64|arm64]"; exit 64 ;;
     esac
 done
-for tool in valgrind callgrind_annotate gpsfake; do
+tools="valgrind callgrind_annotate gpsfake"
+case $qemu in
+    '') ;;
+    amd64) tools="qemu-x86_64 gcc gpsfake" ;;
+    arm64) tools="qemu-aarch64 gcc gpsfake" ;;
+    *) echo "bench-loop: --qemu takes amd64 or arm64"; exit 64 ;;
+esac
+for tool in $tools; do
     command -v $tool >/dev/null || { echo "bench-loop: $tool is not installed (scripts/packages/bench.txt, gpsd-clients)"; exit 0; }
 done
 swift build -c release --product anchor-alert >/dev/null
@@ -68,7 +82,7 @@ run() {
     SINK=$!
     sleep 1.5
     NOTIFY_SOCKET="$d/notify" WATCHDOG_USEC=10000000 \
-        "$@" "$T/aa" run --config "$d/box.conf" --switch off --journal-dir "$d/journal" --runtime-dir "$d/run" >"$d/box.out" 2>&1 &
+        "$@" "${BOXBIN:-$T/aa}" run --config "$d/box.conf" --switch off --journal-dir "$d/journal" --runtime-dir "$d/run" >"$d/box.out" 2>&1 &
     BOX=$!
     local t0=$SECONDS
     for _ in $(seq 100); do "$T/aa" mark --runtime-dir "$d/run" --config "$d/box.conf" >/dev/null 2>&1 && break; sleep 0.5; done
@@ -95,13 +109,38 @@ run() {
 }
 
 echo "## The loop's cost: anchor-alert run on gpsd (gpsfake), journal, snapshot, control socket"
-if [ -z "$no_cost" ]; then
+readings() { sed -n 's/.*stopped after .* \([0-9]*\) GPS readings.*/\1/p' "$T/$1/box.out" | tail -1; }
+if [ -n "$qemu" ]; then
+    # The same two runs with the box under user-mode qemu (syscalls pass through: it talks to this
+    # machine's gpsd over loopback); `mark` stays the native client.
+    gcc -O2 -shared -fPIC -o "$T/insn.so" scripts/qemu-insn-count.c
+    if [ "$qemu" = amd64 ]; then
+        QEMU=(qemu-x86_64)
+    else
+        BOXBIN=$(nice -n 10 image/cross-arm64.sh 2>"$T/cross.err" | tail -1) && [ -x "$BOXBIN" ] ||
+            { tail -5 "$T/cross.err"; echo "bench-loop: no arm64 binary (image/cross-arm64.sh failed)"; exit 1; }
+        QEMU=(qemu-aarch64 -L "$(image/trixie-root.sh)")
+    fi
+    log short 20; log longer 80
+    run short 20 0.1 "${QEMU[@]}" -plugin "$T/insn.so,out=$T/short.count"
+    run longer 80 0.1 "${QEMU[@]}" -plugin "$T/insn.so,out=$T/longer.count"
+    count() { awk -v k="$2" '($1 == "cpu" && $2 == "0" && k == "loop") || ($1 == "total" && k == "total") { print $NF }' "$T/$1.count"; }
+    ra=$(readings short); rb=$(readings longer); fixes=$(( rb - ra ))
+    [ "$fixes" -gt 0 ] || { echo "bench-loop: the box handled no more readings in the longer run ($ra, $rb)"; exit 1; }
+    for k in total loop; do
+        a=$(count short $k); b=$(count longer $k)
+        [ -n "$a" ] && [ -n "$b" ] || { echo "bench-loop: qemu wrote no instruction count"; exit 1; }
+        what=$([ $k = total ] && echo "whole process" || echo "the loop's thread")
+        echo "qemu $qemu, $what: 200-fix log $a ($ra GPS readings handled), 800-fix log $b ($rb GPS readings handled)"
+        echo "instructions per fix under qemu ($qemu, $what): $(( (b - a) / fixes )) (difference / $fixes readings)"
+    done
+    BOXBIN=
+elif [ -z "$no_cost" ]; then
 log short 20; log longer 80
 total() { callgrind_annotate "$1" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}'; }
 run short 20 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.short"
 run longer 80 0.1 valgrind --tool=callgrind --callgrind-out-file="$T/cg.longer"
 a=$(total "$T/cg.short"); b=$(total "$T/cg.longer")
-readings() { sed -n 's/.*stopped after .* \([0-9]*\) GPS readings.*/\1/p' "$T/$1/box.out" | tail -1; }
 ra=$(readings short); rb=$(readings longer)
 fixes=$(( rb - ra ))
 [ "$fixes" -gt 0 ] || { echo "bench-loop: the box handled no more readings in the longer run ($ra, $rb)"; exit 1; }
