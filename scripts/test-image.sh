@@ -5,7 +5,7 @@
 #
 #   scripts/test-image.sh           about 8 minutes on a fresh machine, 2 once the roots are cached
 #   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 16 minutes more)
-#                                   and of the arm64 trixie twin under qemu-system-aarch64 (24 to
+#                                   and of the arm64 trixie twin under qemu-system-aarch64 (10 to
 #                                   40 minutes here, by the load: image/README.md; software
 #                                   emulation on one vCPU)
 #
