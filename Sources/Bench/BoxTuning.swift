@@ -6,7 +6,6 @@ import WatchCore
 /// detector brings its own knobs here (candidates for leave-one-receiver-out, presets for the
 /// regression check's "deliberately worse rule") and nothing else in the benchmark changes.
 enum BoxTuning {
-    /// The box as shipped.
     /// The box as shipped; `ANCHOR_BOX_SET` ("vt=1000,vk=0.5", the named knobs of
     /// `Tuning.grid`) changes it for an exploration run, never for CI.
     static var defaults: WatchSettings {

@@ -35,7 +35,10 @@ enum Tuning {
             guard v.count >= 3 else { continue }
             var r = rule(v[0], v[1], v[2], prior: v.count > 3 ? v[3] : 5, swing: v.count > 4 ? v[4] : 300)
             // Named knobs of the Doppler and the weak fixes: vk deadband, vf fastest (s), vt
-            // threshold (spreads), vm minimum (m/s), vs span (s), vp prior (m/s), ww weak weight.
+            // threshold (spreads), vm minimum (m/s), vs span (s), vp prior (m/s), ww weak weight,
+            // vi independence, vr recent span (s); of the position rule (for ANCHOR_BOX_SET):
+            // db deadband, cf confirmation (s), fa fastest (s), np noise prior span (s), nq noise
+            // prior (m), nf noise floor (m).
             for named in parts where named.contains("=") {
                 guard let tag = apply(named, to: &r.settings) else { continue }
                 r.label += " \(tag)"
@@ -60,6 +63,12 @@ enum Tuning {
         case "ww": s.weakWeight = x
         case "vi": s.dopplerIndependence = x
         case "vr": s.dopplerRecentSpan = .seconds(x)
+        case "db": s.deadband = x
+        case "cf": s.confirmation = .seconds(x)
+        case "fa": s.fastest = .seconds(x)
+        case "np": s.noisePriorSpan = .seconds(x)
+        case "nq": s.noisePrior = Meters(x)
+        case "nf": s.noiseFloor = Meters(x)
         default: return nil
         }
         settings = s
