@@ -44,6 +44,8 @@ for _ in range(50):
         pass
     finally:
         t.close(); u.close()
+else:
+    raise SystemExit("test-network: no port free for both TCP and UDP in 50 tries")
 '; }
 
 echo "NMEA 0183 out (pynmea2 as the plotter)"
