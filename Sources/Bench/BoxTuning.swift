@@ -21,14 +21,15 @@ enum BoxTuning {
     /// training captures (Docs/benchmarks.md, "Held-out receivers").
     static func candidates() -> [(label: String, settings: WatchSettings)] {
         func variant(_ label: String, _ change: (inout WatchSettings) -> Void) -> (label: String, settings: WatchSettings) {
-            var s = WatchSettings()
+            var s = defaults
             change(&s)
             return (label, s)
         }
         // The adaptive rule's three evidence knobs (Docs/verdict.md): the confirmation h (seconds
         // of one wander beyond the deadband), the deadband k (wanders beyond the radius that
         // count as nothing) and the fastest ring.
-        let d = WatchSettings()
+        // Relative to `defaults`, so an exploration run's ANCHOR_BOX_SET moves the whole set.
+        let d = defaults
         return [
             ("defaults", d),
             variant("confirmation x 0.5") { $0.confirmation = d.confirmation * 0.5 },
