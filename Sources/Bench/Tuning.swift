@@ -64,6 +64,7 @@ enum Tuning {
         case "vi": s.dopplerIndependence = x
         case "vr": s.dopplerRecentSpan = .seconds(x)
         case "db": s.deadband = x
+        case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)
         case "fa": s.fastest = .seconds(x)
         case "np": s.noisePriorSpan = .seconds(x)

@@ -58,6 +58,9 @@ public struct Watch: Sendable {
         var scale: Double
         /// The reported speed over ground carried the boat away from the anchor when it came.
         var moving: Bool
+        /// A weak fix (2D, or without a reported accuracy) of a receiver whose fixes are mostly
+        /// strong: judged with `weakDeadband`.
+        var weak: Bool = false
     }
 
     /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
@@ -71,10 +74,12 @@ public struct Watch: Sendable {
         /// Seconds of fixes the measurement has seen.
         public internal(set) var measuredFor: Double = 0
         var lastAt: Instant?
-        /// The spread of the weak fixes (2D, or no accuracy) about the same level, and the
-        /// receiver's usual reported accuracy (meters), each learnt like `variance`.
+        /// The spread of the weak fixes (2D, or no accuracy) about the same level, learnt like
+        /// `variance`.
         var weakVariance: Double?
-        var usualAccuracy: Double?
+        /// The receiver's usual reported accuracy (meters), learnt like `variance` but for a
+        /// burst's (more than twice the usual), which only nudges it (Docs/verdict.md).
+        public internal(set) var usualAccuracy: Double?
         /// The reported speed over ground along the line from the anchor to the boat (m/s,
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
         public internal(set) var radialSpeed: Double = 0
@@ -321,7 +326,11 @@ public struct Watch: Sendable {
         // speed with it.
         let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
         let moving = followRadialSpeed(radial, gap: gap) && !weak && !isBurst(reading.accuracy?.value)
-        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving)
+        // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
+        // learnt from stretches that come and go. A source that is all weak (RMC only) has its
+        // wander measured on its own fixes all along, and keeps the deadband.
+        let widened = weak && noise.weakFor < 0.9 * noise.measuredFor
+        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, weak: widened)
         credit(sample, gap: gap)
         if evidence <= settings.evidencePerFix {
             learnNoise(distance: distance, gap: gap, at: t)
@@ -367,7 +376,7 @@ public struct Watch: Sendable {
     private mutating func credit(_ s: Sample, gap: Double) {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
         let sigma = noise.sigma(settings) * s.scale
-        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : settings.deadband
+        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.weak ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
@@ -388,8 +397,15 @@ public struct Watch: Sendable {
             noise.weakVariance = w + bw * (r * r - w)
         }
         if let accuracy {
+            // An accuracy more than three times the usual is not learnt as usual: a receiver with
+            // poor readings every minute must not teach the watch that poor is usual, or its
+            // bursts stop counting as bursts. It is learnt as three times the usual at a quarter
+            // of the rate, so a lasting change (the antenna shaded for the night) is learnt
+            // within about an hour. (Between twice and three times, a fix is a burst but is
+            // learnt in full: a receiver's accuracy varies with the satellites, and a usual
+            // learnt low would take the Doppler from its ordinary fixes.)
             let u = noise.usualAccuracy ?? accuracy
-            noise.usualAccuracy = u + b * (accuracy - u)
+            noise.usualAccuracy = accuracy > 3 * u ? u + b / 2 * u : u + b * (accuracy - u)
         }
         let prior = settings.dopplerPrior * settings.dopplerPrior
         let rv = noise.radialVariance ?? prior

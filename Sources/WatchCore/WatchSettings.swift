@@ -16,7 +16,8 @@ public struct WatchSettings: Hashable, Sendable {
     /// `confirmation`, further out faster, never faster than `fastest`. Fixes inside take it away.
     /// Defaults from the benchmark, tuned on half the captures and measured on the other half
     /// (Docs/benchmarks.md, Docs/verdict.md): the quickest with no false alarm in 200 nights per
-    /// receiver class on either half (a deadband of 1 false-alarmed on 6 of 600 tuning nights).
+    /// receiver class on either half (a deadband of 1 false-alarmed on 6 of 600 tuning nights;
+    /// 1.25, clean on the 1,000-night classes, rang under 2D stretches and accuracy bursts).
     public var confirmation: Duration = .seconds(5)
     public var fastest: Duration = .seconds(3)
     /// Wanders beyond the alert radius that count as nothing.
@@ -27,6 +28,11 @@ public struct WatchSettings: Hashable, Sendable {
     /// A 2D fix, or one without a reported accuracy (a source that sends only RMC), counts this
     /// much of a 3D fix with an accuracy: weaker evidence, never none.
     public var weakWeight: Double = 0.5
+    /// A weak fix among 3D ones (weak fixes under 90% of the measured time) counts only beyond
+    /// this many wanders (at least `deadband`): a 2D stretch wanders further and longer than the
+    /// wander learnt from stretches that come and go says. An all-weak source (RMC only) keeps
+    /// `deadband`.
+    public var weakDeadband: Double = 2
     /// The reported speed over ground (the receiver's Doppler, independent of its position's
     /// slow wander): while its component away from the anchor, smoothed over `dopplerSpan`,
     /// exceeds `dopplerThreshold` times its own spread measured while holding (and at least

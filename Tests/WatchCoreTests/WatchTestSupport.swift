@@ -32,6 +32,7 @@ struct Harness {
         s.dopplerSpan = .seconds(5)
         s.memory = .seconds(300)
         s.weakWeight = 0.5
+        s.weakDeadband = 1
         s.noiseFloor = 5
         s.noisePrior = 5
         s.noisePriorSpan = .seconds(1_000_000)

@@ -72,6 +72,7 @@ extension ConfigurationKey {
         number("watch", "deadband", 0...10, "wanders", "Beyond the alert radius by less than this many of the GPS's measured wanders is no evidence", \.watchSettings.deadband),
         seconds("watch", "memory", 1...3600, "While GPS readings are missing or can't judge, the evidence fades with this time constant", \.watchSettings.memory),
         number("watch", "weak_weight", 0.1...1, "", "A 2D reading, or one without a reported accuracy, counts this much of a 3D one", \.watchSettings.weakWeight),
+        number("watch", "weak_deadband", 0...10, "wanders", "A 2D reading, or one without a reported accuracy, among 3D ones counts only this many wanders beyond the alert radius (at least watch.deadband)", \.watchSettings.weakDeadband),
         number("watch", "doppler_deadband", 0...10, "wanders", "While the GPS's reported speed carries the boat away from the anchor, the deadband is this instead", \.watchSettings.dopplerDeadband),
         seconds("watch", "doppler_fastest", 1...600, "While the reported speed carries the boat away, no drag rings sooner than this", \.watchSettings.dopplerFastest),
         seconds("watch", "doppler_span", 1...600, "The reported speed away from the anchor is smoothed over this", \.watchSettings.dopplerSpan),
