@@ -8,7 +8,8 @@ import Recordings
 /// - `ANCHOR_PROBE=N`: the box alone on N poor 1 Hz nights (20 m margin) under dropouts,
 ///   accuracy bursts and 2D stretches (`ANCHOR_PROBE_CONDITIONS=1,2` picks them), the same seeds
 ///   as the detection benchmark's condition nights; each night that rang, with the radius advice
-///   the status showed at the ring.
+///   the status showed at the ring. `ANCHOR_PROBE_FIRST=K` starts at night K (nights never
+///   looked at while choosing a setting).
 /// - with `ANCHOR_PROBE_TRACE=C,I`: every reading of condition C's night I for the 4 minutes
 ///   before its first ring, with what the watch measured.
 /// - with `ANCHOR_PROBE_KNOTS=K`: N drags at K knots (`ANCHOR_PROBE_PROFILE` poor1, poor10,
@@ -23,7 +24,8 @@ enum Probes {
             let condition = [Scenario.Condition.dropouts, .accuracyBursts, .twoD][c]
             let ci = UInt64(c)
             var rang = 0
-            for i in 0..<nights {
+            let first = Process.environment("ANCHOR_PROBE_FIRST").flatMap { Int($0) } ?? 0
+            for i in first..<(first + nights) {
                 let s = night(condition, ci, i, sources: sources)
                 if let t = box.run(s).firstAlarm {
                     rang += 1

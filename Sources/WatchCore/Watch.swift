@@ -77,8 +77,7 @@ public struct Watch: Sendable {
         /// The spread of the weak fixes (2D, or no accuracy) about the same level, learnt like
         /// `variance`.
         var weakVariance: Double?
-        /// The receiver's usual reported accuracy (meters), learnt like `variance` but for a
-        /// burst's (more than twice the usual), which only nudges it (Docs/verdict.md).
+        /// The receiver's usual reported accuracy (meters), learnt like `variance`.
         public internal(set) var usualAccuracy: Double?
         /// The reported speed over ground along the line from the anchor to the boat (m/s,
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
@@ -397,15 +396,8 @@ public struct Watch: Sendable {
             noise.weakVariance = w + bw * (r * r - w)
         }
         if let accuracy {
-            // An accuracy more than three times the usual is not learnt as usual: a receiver with
-            // poor readings every minute must not teach the watch that poor is usual, or its
-            // bursts stop counting as bursts. It is learnt as three times the usual at a quarter
-            // of the rate, so a lasting change (the antenna shaded for the night) is learnt
-            // within about an hour. (Between twice and three times, a fix is a burst but is
-            // learnt in full: a receiver's accuracy varies with the satellites, and a usual
-            // learnt low would take the Doppler from its ordinary fixes.)
             let u = noise.usualAccuracy ?? accuracy
-            noise.usualAccuracy = accuracy > 3 * u ? u + b / 2 * u : u + b * (accuracy - u)
+            noise.usualAccuracy = u + b * (accuracy - u)
         }
         let prior = settings.dopplerPrior * settings.dopplerPrior
         let rv = noise.radialVariance ?? prior
