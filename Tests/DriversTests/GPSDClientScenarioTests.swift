@@ -130,6 +130,21 @@ final class GPSDClientScenarioTests: XCTestCase {
     }
 
     func testLogEndingRaisesReceiverFaultThenGpsdFault() throws {
+        // gpsfake removes the receiver when its log ends (DEVICE "activated":0, which libgps
+        // 3.22 drops: the driver reads it from the raw line), then exits, taking gpsd with it.
+        // On a loaded machine gpsfake can take gpsd down before gpsd has told its watchers of
+        // the removal (seen once in CI: readings, then "gpsd is not running" alone). That is
+        // gpsfake's race, not the box's, and the box's answer to it is right; so a run that
+        // sees no removal is run once more, and one of the two must show it.
+        if try !logEnding() {
+            print("log end: gpsfake took gpsd down before gpsd announced the removal; once more")
+            XCTAssertTrue(try logEnding(), "the receiver's removal was never announced in two runs")
+        }
+    }
+
+    /// One replay to its end: the gpsd fault always, after every reading; returns whether gpsd
+    /// announced the receiver's removal first (and checks that fault's words and its clearing).
+    private func logEnding() throws -> Bool {
         let (date, now) = Self.today()
         var lines: [String] = []
         for i in 0..<5 { lines += NMEA.fix(secondsOfDay: now - 30 + i, date: date, latitude: 1, longitude: 2) }
@@ -139,21 +154,21 @@ final class GPSDClientScenarioTests: XCTestCase {
         let client = client(fake) { $0.gpsdGrace = .seconds(2) }
         let loop = PollDriver(client)
         XCTAssertTrue(loop.run(timeout: .seconds(30)) { _ in !loop.raised(.gpsd).isEmpty }, "events: \(loop.events.map(\.event))")
-        // gpsfake removes the receiver when its log ends (DEVICE "activated":0, which libgps
-        // 3.22 drops: the driver reads it from the raw line), then exits, taking gpsd with it.
+        let gpsd = loop.raised(.gpsd)
+        XCTAssertEqual(gpsd.map(\.message), ["GPS: gpsd is not running"])
+        XCTAssertTrue(gpsd.first?.pushes ?? false)
+        // Order: every reading before the first fault.
+        guard let firstFault = loop.events.firstIndex(where: { if case .faultRaised = $0.event { true } else { false } }),
+              let lastReadingAt = loop.events.last(where: { if case .reading = $0.event { true } else { false } })?.at
+        else { XCTFail("no readings or no fault: \(loop.events.map(\.event))"); return true }
+        XCTAssertFalse(loop.events[firstFault...].contains { if case .reading = $0.event { true } else { false } })
+        guard let unplugAt = loop.events.first(where: { if case .faultRaised(let f) = $0.event, f.kind == .receiver { true } else { false } })?.at
+        else { return false }
         XCTAssertEqual(loop.raised(.receiver).map(\.message), [GPSDCopy.unplugged])
         XCTAssertTrue(loop.raised(.receiver).allSatisfy(\.pushes))
         XCTAssertEqual(loop.cleared(.receiver), 1, "the receiver fault gives way once gpsd is gone")
-        let gpsd = loop.raised(.gpsd)
-        XCTAssertEqual(gpsd.map(\.message), ["GPS: gpsd is not running"])
-        XCTAssertTrue(gpsd[0].pushes)
-        // Order: every reading before the first fault.
-        guard let firstFault = loop.events.firstIndex(where: { if case .faultRaised = $0.event { true } else { false } }),
-              let unplugAt = loop.events.first(where: { if case .faultRaised(let f) = $0.event, f.kind == .receiver { true } else { false } })?.at,
-              let lastReadingAt = loop.events.last(where: { if case .reading = $0.event { true } else { false } })?.at
-        else { return XCTFail("no readings or no receiver fault: \(loop.events.map(\.event))") }
-        XCTAssertFalse(loop.events[firstFault...].contains { if case .reading = $0.event { true } else { false } })
         print("log end: receiver fault \((unplugAt - lastReadingAt).seconds) s after the last reading")
+        return true
     }
 
     func testGpsdNotRunningRaisesAfterGraceWithoutBlocking() throws {
