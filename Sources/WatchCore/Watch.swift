@@ -60,7 +60,7 @@ public struct Watch: Sendable {
         var moving: Bool
         /// A weak fix (2D, or without a reported accuracy) of a receiver whose fixes are mostly
         /// strong: judged with `weakDeadband`.
-        var weak: Bool = false
+        var widened: Bool
     }
 
     /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
@@ -78,7 +78,7 @@ public struct Watch: Sendable {
         /// `variance`.
         var weakVariance: Double?
         /// The receiver's usual reported accuracy (meters), learnt like `variance`.
-        public internal(set) var usualAccuracy: Double?
+        var usualAccuracy: Double?
         /// The reported speed over ground along the line from the anchor to the boat (m/s,
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
         public internal(set) var radialSpeed: Double = 0
@@ -329,7 +329,7 @@ public struct Watch: Sendable {
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
         // wander measured on its own fixes all along, and keeps the deadband.
         let widened = weak && noise.weakFor < 0.9 * noise.measuredFor
-        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, weak: widened)
+        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
         credit(sample, gap: gap)
         if evidence <= settings.evidencePerFix {
             learnNoise(distance: distance, gap: gap, at: t)
@@ -375,7 +375,7 @@ public struct Watch: Sendable {
     private mutating func credit(_ s: Sample, gap: Double) {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
         let sigma = noise.sigma(settings) * s.scale
-        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.weak ? max(settings.weakDeadband, settings.deadband) : settings.deadband
+        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
