@@ -133,7 +133,7 @@ final class GPSDClientScenarioTests: XCTestCase {
         // gpsfake removes the receiver when its log ends (DEVICE "activated":0, which libgps
         // 3.22 drops: the driver reads it from the raw line), then exits, taking gpsd with it.
         // On a loaded machine gpsfake can take gpsd down before gpsd has told its watchers of
-        // the removal (seen in three CI rehearsals, never in eight runs by hand: readings, then
+        // the removal (three times in two CI rehearsals, never in eight runs by hand: readings, then
         // "gpsd is not running" alone). That is gpsfake's race, not the box's, and the box's
         // answer to it is right; so a run that sees no removal is run once more, and if gpsd
         // announces it in neither, the removal's words are reported as not checked (a skip,
