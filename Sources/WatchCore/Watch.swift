@@ -19,6 +19,9 @@ public struct Watch: Sendable {
     /// was set (Watch+Swing.swift).
     public internal(set) var swing = SwingEstimator()
     public internal(set) var farthest: Meters?
+    /// The last fix that lay off the settled swing's circle (Watch+Swing.swift): until the
+    /// swing's `movingSpan` has passed since, the box is not sure the boat lies to that anchor.
+    var offSwingAt: Instant?
     public private(set) var lastUsable: GPSReading?
     /// Why the most recent reading was not usable; nil when it was.
     private var lastRejection: CantJudgeReason?
@@ -352,8 +355,13 @@ public struct Watch: Sendable {
         var scale = 1.0
         if weak { scale = noise.weakScale }
         // A reported accuracy varies with the satellites in view; only one more than twice the
-        // usual (a burst of poor readings) says this fix wanders more.
-        if let accuracy, let usual = noise.usualAccuracy, usual > 0 { scale = max(scale, accuracy / (2 * usual)) }
+        // usual (a burst of poor readings) says this fix wanders more, and by no more than the
+        // accuracy itself says: half of it (a 95% figure is about two of its own wanders) on top
+        // of the measured wander. A receiver whose usual is far below its measured wander (RTK:
+        // 0.02 m against a swing's yaw of 1.5 m) would otherwise have 0.8 m taken as 20 wanders.
+        if let accuracy, let usual = noise.usualAccuracy, usual > 0 {
+            scale = max(scale, min(accuracy / (2 * usual), 1 + accuracy / (2 * noise.sigma(settings))))
+        }
         return scale
     }
 
@@ -642,6 +650,7 @@ public struct Watch: Sendable {
             resetEvidence()
             swing.reset()
             farthest = nil
+            offSwingAt = nil
             accept(decision, chirp: .release, into: &out)
 
         case .snooze(let episode):
