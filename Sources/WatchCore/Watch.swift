@@ -32,9 +32,11 @@ public struct Watch: Sendable {
     /// Holding needs enough of, and what a new alert radius is judged again on.
     private var samples: [Sample] = []
     private var samplesHead = 0
-    /// How many of the window's samples stand beyond the alert radius plus their deadband: the
-    /// fixes that say the boat is outside (Watch+Inside.swift).
+    /// How many of the window's samples stand beyond the alert radius: the fixes that say the
+    /// boat is outside (Watch+Inside.swift).
     var beyondInWindow = 0
+    /// How many of the newest samples in a row stand beyond it.
+    var beyondRun = 0
     /// The evidence that the boat stands beyond the alert radius (Docs/verdict.md), in seconds
     /// of one wander beyond the deadband, as of the fix at `evidenceAt`.
     private var evidence = 0.0
@@ -67,8 +69,7 @@ public struct Watch: Sendable {
         /// A weak fix (2D, or without a reported accuracy) of a receiver whose fixes are mostly
         /// strong: judged with `weakDeadband`.
         var widened: Bool
-        /// It stood beyond the alert radius plus its deadband when it came: it says the boat is
-        /// outside.
+        /// It stood beyond the alert radius when it came: it says the boat is outside.
         var beyond = false
     }
 
@@ -332,15 +333,17 @@ public struct Watch: Sendable {
         // of poor readings, wanders more than the receiver's measured wander says, and its
         // speed with it.
         let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
-        let moving = followRadialSpeed(radial, gap: gap) && !weak && !isBurst(reading.accuracy?.value)
+        let moving = followRadialSpeed(radial, gap: gap)
+            && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !isBurst(reading.accuracy?.value))
         // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
         // wander measured on its own fixes all along, and keeps the deadband.
-        let widened = weak && noise.weakFor < 0.9 * noise.measuredFor
+        let widened = weak && noise.weakFor < 0.9 * noise.measuredFor && !settings.guardsOff.contains(.weakDeadband)
         var sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
         sample.beyond = credit(sample, gap: gap) > 0
         if sample.beyond { beyondInWindow += 1 }
-        if evidence <= settings.evidencePerFix {
+        beyondRun = sample.beyond ? beyondRun + 1 : 0
+        if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
             learnNoise(distance: distance, gap: gap, at: t)
             learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
             learnSpeedSource(distance: distance, radial: radial, at: t)
@@ -386,6 +389,7 @@ public struct Watch: Sendable {
     /// clamped each way to what one fix may carry; decayed over any time no fix stood for.
     /// While the reported speed carries the boat away from the anchor, the deadband is
     /// `doppler_deadband` and a fix may carry up to `doppler_fastest`'s share (Docs/verdict.md).
+    /// Returns how many wanders beyond the alert radius the fix stands (negative inside).
     @discardableResult
     private mutating func credit(_ s: Sample, gap: Double) -> Double {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
@@ -395,7 +399,7 @@ public struct Watch: Sendable {
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
-        return z
+        return z + deadband
     }
 
     /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
@@ -466,6 +470,7 @@ public struct Watch: Sendable {
             if samples[samplesHead].beyond { beyondInWindow -= 1 }
             samplesHead += 1
         }
+        beyondRun = min(beyondRun, samples.count - samplesHead)
         if samplesHead >= 64, samplesHead * 2 >= samples.count {
             samples.removeFirst(samplesHead)
             samplesHead = 0
@@ -477,11 +482,13 @@ public struct Watch: Sendable {
         evidence = 0
         evidenceAt = nil
         beyondInWindow = 0
+        beyondRun = 0
         for i in samplesHead..<samples.count {
             let s = samples[i]
             let gap = evidenceAt.map { max((s.at - $0).seconds, 0) } ?? 1
             samples[i].beyond = credit(s, gap: gap) > 0
             if samples[i].beyond { beyondInWindow += 1 }
+            beyondRun = samples[i].beyond ? beyondRun + 1 : 0
         }
     }
 
@@ -679,6 +686,7 @@ public struct Watch: Sendable {
         samples.removeAll()
         samplesHead = 0
         beyondInWindow = 0
+        beyondRun = 0
         evidence = 0
         evidenceAt = nil
         noise = NoiseEstimate()
