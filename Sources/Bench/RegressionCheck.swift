@@ -8,6 +8,8 @@ enum RegressionCheck {
         var name: String
         var runs: Int
         var make: (_ seed: UInt64) -> Scenario
+        /// Fixed scenarios by run (a traced night's own seed), instead of `make`'s.
+        var fixed: ((_ run: Int) -> Scenario)? = nil
         /// Why this run fails the check, or nil.
         var judge: (Scenario, Contender.Outcome, _ isBox: Bool) -> String?
     }
@@ -26,6 +28,16 @@ enum RegressionCheck {
     /// the box took up to 3.5 times the bound there, 45 s against 13 s through bursts).
     static let dragFactor = 2.0
     static let conditionFactor = 4.0
+
+    /// Nights of `ANCHOR_PROBE=100` (poor 1 Hz, 20 m margin) that rang with `ANCHOR_BOX_SET=db=0.5`
+    /// (dropouts, accuracy bursts) or `wd=1.5` (2D stretches), less the two
+    /// Docs/benchmarks.md traces as the shipped rule's own ("Condition false alarms, traced":
+    /// bursts night 43, 2D night 58).
+    static let tracedNights: [(Scenario.Condition, UInt64, [Int])] = [
+        (.dropouts, 0, [3, 16, 39, 88]),
+        (.accuracyBursts, 1, [8, 10, 30, 33, 39, 61, 97]),
+        (.twoD, 2, [24, 39, 41, 50, 81]),
+    ]
 
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
@@ -128,6 +140,15 @@ enum RegressionCheck {
         // A fast drag: the receiver's own speed over ground must have hastened it (position alone
         // took 8 to 12 s on these six runs, 3 to 7 s with it).
         drag("good 10 m, plain, 2.0 kn, fast", good, .plain, knots: 2, runs: 6, limit: fastLimit)
+        // The traced false alarms (Docs/benchmarks.md, "The regression check in CI"): the poor
+        // receiver's condition nights (`Probes.night`, the benchmark's seeds) on which a guard
+        // removed rang (deadband 0.5, the weak deadband off) and the shipped rule does not.
+        for (c, ci, nights) in tracedNights {
+            out.append(Case(name: "poor 20 m, \(c.rawValue), traced nights \(nights.map(String.init).joined(separator: " ")): no false alarm",
+                            runs: nights.count, make: { _ in fatalError("fixed nights") },
+                            fixed: { Probes.night(c, ci, nights[$0], sources: sources) },
+                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+        }
         return out
     }
 
@@ -137,7 +158,7 @@ enum RegressionCheck {
         for (c, item) in cases(sources: sources).enumerated() {
             var failed: [String] = []
             for i in 0..<item.runs {
-                let s = item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))
+                let s = item.fixed?(i) ?? item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))
                 let o = contender.run(s)
                 total += 1
                 if let why = item.judge(s, o, contender.isBox) {
