@@ -76,6 +76,11 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
         .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "GPSDTestSupport"]),
+        .testTarget(
+            name: "ApplianceTests",
+            dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "GPSDTestSupport"],
+            // Read in place by path (#filePath), not bundled.
+            exclude: ["Fixtures"]
+        ),
     ]
 )

@@ -18,7 +18,7 @@ public enum Process {
     public static var hostName: String? {
         var buf = [CChar](repeating: 0, count: 256)
         guard gethostname(&buf, buf.count - 1) == 0 else { return nil }
-        return String(cString: buf)
+        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// One malloc arena: a single-threaded box does not need one per thread (each costs RSS).
