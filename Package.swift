@@ -58,6 +58,9 @@ let package = Package(
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.
         .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore", "Posix"]),
+        // The journal's byte-level fake disk (crash, injected errors, a disk that dies), for the
+        // tests and the fuzz targets only: not linked into the box.
+        .target(name: "JournalTestSupport", dependencies: ["Journal", "Posix"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
@@ -72,13 +75,13 @@ let package = Package(
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "Posix"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "JournalTestSupport", "Posix"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
         .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
         .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(
             name: "ApplianceTests",
-            dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "GPSDTestSupport"],
+            dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "JournalTestSupport", "GPSDTestSupport"],
             // Read in place by path (#filePath), not bundled.
             exclude: ["Fixtures"]
         ),

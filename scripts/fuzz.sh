@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 TARGETS=(
     "journal-reader       WatchCore,Posix,Journal Fuzz/JournalReader.swift"
-    "journal-open         WatchCore,Posix,Journal Fuzz/JournalOpen.swift"
+    "journal-open         WatchCore,Posix,Journal,JournalTestSupport Fuzz/JournalOpen.swift"
     "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
     "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
     "config-parser        WatchCore,Posix,Recordings,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Network/NetworkKeys.swift Fuzz/ConfigParser.swift"
