@@ -93,12 +93,10 @@ extension Process {
     @discardableResult
     public static func wait(_ pid: Int32, block: Bool = true) -> ChildState {
         var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, block ? 0 : WNOHANG)
-            if r == pid { return .ended(status: status) }
-            if r == 0 { return .running }
-            if Glibc.errno == EINTR { continue }
-            return .unknown
+        switch try? Syscall.check("waitpid", { waitpid(pid, &status, block ? 0 : WNOHANG) }) {
+        case pid: return .ended(status: status)
+        case 0: return .running
+        default: return .unknown
         }
     }
 

@@ -22,12 +22,7 @@ extension FileDescriptor {
 
     /// Accepts one waiting connection, non-blocking and close-on-exec; nil when none waits.
     public func accept() throws -> FileDescriptor? {
-        let fd = Glibc.accept(rawValue, nil, nil)
-        if fd < 0 {
-            let e = Errno.current
-            if e.isWouldBlock || e == .interrupted { return nil }
-            throw SystemError(call: "accept", errno: e)
-        }
+        guard let fd = try Syscall.attempt("accept", { Glibc.accept(rawValue, nil, nil) }) else { return nil }
         // accept4 is hidden behind _GNU_SOURCE in Glibc's Swift module: set the flags here.
         let client = FileDescriptor(adopting: fd)
         try client.setNonBlocking()
