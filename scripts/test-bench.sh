@@ -4,9 +4,11 @@
 #    through the box's watch core with its shipped defaults, judged only on outcomes against the
 #    simulated truth. Any false alarm, missed drag (a 0.1 kn drag through dropouts or accuracy
 #    bursts not rung within 5 minutes), missing GPS fault on readings too sparse to judge, or a
-#    restart that says Holding far outside fails the build. About 10 s of run.
+#    restart that says Holding far outside, or any second shown Holding with the boat beyond the
+#    radius plus 3 noise, fails the build. About 20 s of run.
 # 2. The check can fail: the same harness on the one-fix rule must fail, and so must the box
-#    with its Doppler switched off (the fast 2 kn drags then ring too late).
+#    with its Doppler switched off (the fast 2 kn drags then ring too late), the box with each
+#    guard the issue lists removed, and every peer's rule.
 # 3. The detection benchmark still builds and runs end to end (a few nights and drags per
 #    receiver and condition, held-out folds, real captures, tables, plots into a scratch
 #    directory), the cost driver, the tuning replay and the 10 Hz log writer still run.
@@ -28,6 +30,29 @@ if .build/release/anchor-bench --check --rule box:no-doppler >"$out/no-doppler.t
     echo "test-bench: FAIL: the regression check passed the box without its Doppler: it can't tell the fast-drag rule broken"
     exit 1
 fi
+# Each guard of the rule removed, and each peer's rule, must fail the check (issue 24): a knob
+# set past what keeps it quiet or quick (ANCHOR_BOX_SET, Sources/Bench/Tuning.swift), or a guard
+# taken out of the code (off=GUARD, Sources/WatchCore/WatchGuard.swift). Two at a time.
+mutants="db=0.5 wd=1.5 vt=2,vm=0.05 ww=0.1 wd=6 off=doppler-weak-or-burst off=weak-deadband"
+peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
+must_fail() { # NAME, then the command
+    local name=$1; shift
+    if "$@" >"$out/mutant-$name.txt"; then echo "$name" >>"$out/passed"; fi
+}
+n=0
+for m in $mutants; do
+    ANCHOR_BOX_SET=$m must_fail "$m" .build/release/anchor-bench --check &
+    if (( ++n % 2 == 0 )); then wait; fi
+done
+for p in $peers; do
+    must_fail "$p" .build/release/anchor-bench --check --rule "$p" &
+    if (( ++n % 2 == 0 )); then wait; fi
+done
+wait
+if [ -s "$out/passed" ]; then
+    echo "test-bench: FAIL: the regression check passed with a guard removed or a peer's rule: $(tr '\n' ' ' <"$out/passed")"
+    exit 1
+fi
 .build/release/anchor-bench --quick --plots "$out" >"$out/tables.txt" 2>"$out/progress.txt"
 for f in false-alarms.svg drag-0.5kn.svg drag-speeds-good-1hz.svg drag-speeds-poor-1hz.svg; do
     grep -q "</svg>" "$out/$f" || { echo "test-bench: FAIL: $f not written"; exit 1; }
@@ -40,4 +65,4 @@ done
 grep -q "^| settings (BoxTuning.candidates)" "$out/tune.txt" || { echo "test-bench: FAIL: no tuning table"; exit 1; }
 .build/release/anchor-bench --holding-log "$out/hold.nmea" 10 >/dev/null
 [ "$(grep -c '^\$GPGGA' "$out/hold.nmea")" = 100 ] || { echo "test-bench: FAIL: holding log"; exit 1; }
-echo "test-bench: PASS: $(tail -1 "$out/check.txt" | sed 's/^check: PASS: //'); one-fix fails it ($(tail -1 "$out/one-fix.txt" | sed 's/^check: FAIL: //')); the box without its Doppler fails it ($(tail -1 "$out/no-doppler.txt" | sed 's/^check: FAIL: //')); quick benchmark ran ($(grep -c '^|' "$out/tables.txt") table rows, 4 plots)"
+echo "test-bench: PASS: $(tail -1 "$out/check.txt" | sed 's/^check: PASS: //'); $(echo $mutants | wc -w) guards removed and $(echo $peers | wc -w) peers' rules fail it; one-fix fails it ($(tail -1 "$out/one-fix.txt" | sed 's/^check: FAIL: //')); the box without its Doppler fails it ($(tail -1 "$out/no-doppler.txt" | sed 's/^check: FAIL: //')); quick benchmark ran ($(grep -c '^|' "$out/tables.txt") table rows, 4 plots)"

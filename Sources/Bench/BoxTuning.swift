@@ -11,7 +11,9 @@ enum BoxTuning {
     static var defaults: WatchSettings {
         var s = WatchSettings()
         if let set = Process.environment("ANCHOR_BOX_SET") {
-            for named in set.split(separator: ",") { _ = Tuning.apply(named, to: &s) }
+            for named in set.split(separator: ",") where Tuning.apply(named, to: &s) == nil {
+                fail("ANCHOR_BOX_SET: no knob \(named)")
+            }
         }
         return s
     }

@@ -1,3 +1,4 @@
+import Posix
 import Recordings
 import WatchCore
 
@@ -25,6 +26,9 @@ struct Contender {
         /// Times the box's verdict turned Holding while the true position stood more than
         /// `Contender.farOutside` beyond the alert radius (a lie on the ring); 0 for a peer.
         var holdingFarOutside = 0
+        /// Seconds the box's verdict read Holding while the true position stood beyond the alert
+        /// radius plus three of the receiver's noise (RMS): must be none; 0 for a peer.
+        var holdingBeyondNoise = 0.0
         /// The box's alarm state after the last reading (nil for a peer).
         var endAlarm: AlarmState.Kind?
         /// Restored ringing, the alarm went quiet on its own (it must stay latched).
@@ -63,6 +67,7 @@ struct Contender {
             // Latched before the restart: did it ever stop ringing (nothing here snoozes or disarms)?
             out.stoppedRinging = restore?.ringingEpisode != nil && r.records.contains { $0.kind == .alarm && $0.alarm.kind != .ringing }
             out.gpsFault = r.records.first { $0.kind == .fault && $0.code == FaultKind.gpsLost.rawValue }?.t
+            out.holdingBeyondNoise = Contender.holdingBeyond(s, r.records, by: 3 * s.noiseRMS)
             out.holdingFarOutside = r.records.filter {
                 $0.kind == .verdict && $0.verdict.kind == .holding && s.trueDistance(at: $0.t) > s.radius + Contender.farOutside
             }.count
@@ -70,6 +75,25 @@ struct Contender {
         case .peer:
             return Outcome(firstAlarm: firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius))
         }
+    }
+
+    /// Seconds the verdict read Holding while the true position stood more than `margin` beyond
+    /// the alert radius: each reading's time to the next counts with the verdict at it.
+    static func holdingBeyond(_ s: Scenario, _ records: [Replay.Record], by margin: Double) -> Double {
+        var verdicts = records.lazy.filter { $0.kind == .verdict }.makeIterator()
+        var next = verdicts.next(), holding = false, total = 0.0
+        for (i, reading) in s.readings.enumerated() {
+            let t = reading.received.seconds
+            while let v = next, v.t <= t {
+                holding = v.verdict.kind == .holding
+                next = verdicts.next()
+            }
+            guard holding, s.truth[i] > s.radius + margin else { continue }
+            let end = i + 1 < s.readings.count ? s.readings[i + 1].received.seconds : t + 1
+            // A verdict change before the next reading ends the stretch there.
+            total += min(end, next?.t ?? end) - t
+        }
+        return total
     }
 
     static func replay(_ readings: [GPSReading], settings: WatchSettings, anchor: Coordinate, radius: Double,
@@ -85,7 +109,11 @@ struct Contender {
 
     /// The rule a `--rule` slug names: "box", "box:PRESET" (`BoxTuning.preset`) or a peer.
     static func named(_ slug: String) -> Contender? {
-        if slug == "box" { return box("Box (defaults)") }
+        if slug == "box" {
+            // An exploration's or a must-fail run's ANCHOR_BOX_SET changes the box (BoxTuning.defaults).
+            let set = Process.environment("ANCHOR_BOX_SET")
+            return box(set.map { "Box, ANCHOR_BOX_SET=\($0)" } ?? "Box (defaults)", BoxTuning.defaults)
+        }
         if slug.hasPrefix("box:") {
             let preset = String(slug.dropFirst(4))
             return BoxTuning.preset(preset).map { box("Box, \(preset)", $0) }

@@ -51,6 +51,11 @@ enum Tuning {
     /// One named knob ("vt=3") applied to `settings`; its label, or nil if it names none.
     static func apply(_ named: Substring, to settings: inout WatchSettings) -> String? {
         let kv = named.split(separator: "=")
+        // "off=GUARD": a guard of the rule removed (WatchGuard), for the check's must-fail runs.
+        if kv.count == 2, kv[0] == "off", let g = WatchGuard(rawValue: String(kv[1])) {
+            settings.guardsOff.insert(g)
+            return "off-\(g.rawValue)"
+        }
         guard kv.count == 2, let x = Double(kv[1]) else { return nil }
         var s = settings
         switch kv[0] {

@@ -2,6 +2,7 @@
 #include "mosquitto_shim.h"
 
 #include <dlfcn.h>
+#include <mqtt_protocol.h>
 #include <stdio.h>
 
 /* Every function used, each a pointer typed from <mosquitto.h>'s own declaration (so the
@@ -12,7 +13,8 @@
     X(mosquitto_disconnect_callback_set) X(mosquitto_message_callback_set) X(mosquitto_will_set) \
     X(mosquitto_connect_async) X(mosquitto_reconnect_async) X(mosquitto_disconnect) X(mosquitto_socket) \
     X(mosquitto_want_write) X(mosquitto_loop_read) X(mosquitto_loop_write) X(mosquitto_loop_misc) \
-    X(mosquitto_loop) X(mosquitto_publish) X(mosquitto_subscribe) X(mosquitto_strerror)
+    X(mosquitto_loop) X(mosquitto_publish) X(mosquitto_subscribe) X(mosquitto_strerror) X(mosquitto_int_option) \
+    X(mosquitto_property_add_int32) X(mosquitto_property_free_all) X(mosquitto_connect_bind_v5)
 
 #define AA_POINTER(name) static __typeof__(&name) p_##name;
 AA_MOSQUITTO_FUNCTIONS(AA_POINTER)
@@ -88,3 +90,19 @@ int aa_mosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, in
     return p_mosquitto_subscribe(mosq, mid, sub, qos);
 }
 const char *aa_mosquitto_strerror(int mosq_errno) { return p_mosquitto_strerror(mosq_errno); }
+
+int aa_mosquitto_limit_incoming(struct mosquitto *mosq, uint32_t max_packet) {
+    int r = p_mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5);
+    if (r != MOSQ_ERR_SUCCESS) return r;
+    mosquitto_property *props = NULL;
+    r = p_mosquitto_property_add_int32(&props, MQTT_PROP_MAXIMUM_PACKET_SIZE, max_packet);
+    if (r != MOSQ_ERR_SUCCESS) return r;
+    /* libmosquitto 2.0 keeps a v5 connect's properties for every later connect and reconnect
+     * (mosq->connect_properties), but only the blocking mosquitto_connect_bind_v5 takes them.
+     * It stores them before it checks its other arguments, so a keepalive of 1 (invalid)
+     * stores them and returns MOSQ_ERR_INVAL without opening a socket; the non-blocking
+     * connect that follows sends them. Checked in 2.0.11 (Debian 12) to 2.0.20, lib/connect.c. */
+    r = p_mosquitto_connect_bind_v5(mosq, "", 0, 1, NULL, props);
+    p_mosquitto_property_free_all(&props);
+    return r == MOSQ_ERR_INVAL ? MOSQ_ERR_SUCCESS : (r == MOSQ_ERR_SUCCESS ? MOSQ_ERR_UNKNOWN : r);
+}

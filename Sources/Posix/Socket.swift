@@ -160,13 +160,6 @@ public enum InetSocket {
         return fd
     }
 
-    /// Whether something accepts TCP connections at `host:port` now (a blocking connect, closed
-    /// at once): for tests and tools waiting for a server, never for the loop.
-    public static func accepts(host: String, port: Int) -> Bool {
-        guard let address = SocketAddress(host: host, port: port), let fd = try? make(SOCK_STREAM, nonBlocking: false) else { return false }
-        return address.withSockaddr { a, len in Glibc.connect(fd.rawValue, a, len) } == 0
-    }
-
     /// Starts a TCP connect without waiting: the socket, and whether it is connected already
     /// (loopback may be) or in progress (poll for writable, then `pendingError`).
     public static func startConnect(to address: SocketAddress) throws -> (socket: FileDescriptor, connected: Bool) {

@@ -7,6 +7,13 @@ extension Watch {
     mutating func learnSwing(_ position: Coordinate, distance: Meters, at now: Instant) {
         swing.add(position, at: now)
         farthest = max(farthest ?? distance, distance)
+        if let e = swing.estimate, e.settled {
+            // On the circle the fit covered, the antenna lies within its spread of the radius;
+            // the centre's uncertainty counts half (the fit places the arc it saw better than
+            // the centre). A boat motoring to a new anchor crosses inside or beyond that band.
+            let off = Geodesy.distance(position, e.centre).value - e.swingRadius.value
+            if abs(off) > 2 * e.spread.value + e.uncertainty.value / 2 { offSwingAt = now }
+        }
     }
 
     /// A new mark: the farthest distance starts again. The swing learnt so far is kept when the
@@ -33,11 +40,14 @@ extension Watch {
         return SwingOffer(mark: anchor, e)
     }
 
-    /// A long press marks the anchor, not the boat: while the swing offers a move and the boat
-    /// still lies within the swing circle seen, it takes the swing's centre; otherwise (no
-    /// offer, or the boat has left that anchor) the boat's position, as at the drop.
+    /// A long press marks the anchor, not the boat, only when the box is sure the boat still
+    /// lies to the anchor the swing found: the swing offers a move, the boat lies within the
+    /// swing circle seen, and every fix of the last `movingSpan` (15 minutes) lay on that circle.
+    /// Otherwise (no offer, the boat has left that anchor, or it has just motored: a re-anchoring
+    /// nearby without a release) it marks the boat's position, as at a drop.
     func buttonMark(at now: Instant) -> MarkRequest {
         guard let offer = swingOffer, let here = hereFix(at: now) else { return .here }
+        if let off = offSwingAt, now - off < swing.settings.movingSpan { return .here }
         let e = offer.estimate
         return Geodesy.distance(here, e.centre) <= e.farthest + e.uncertainty ? .fromSwing : .here
     }

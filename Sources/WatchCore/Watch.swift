@@ -19,6 +19,9 @@ public struct Watch: Sendable {
     /// was set (Watch+Swing.swift).
     public internal(set) var swing = SwingEstimator()
     public internal(set) var farthest: Meters?
+    /// The last fix that lay off the settled swing's circle (Watch+Swing.swift): until the
+    /// swing's `movingSpan` has passed since, the box is not sure the boat lies to that anchor.
+    var offSwingAt: Instant?
     public private(set) var lastUsable: GPSReading?
     /// Why the most recent reading was not usable; nil when it was.
     private var lastRejection: CantJudgeReason?
@@ -29,6 +32,11 @@ public struct Watch: Sendable {
     /// Holding needs enough of, and what a new alert radius is judged again on.
     private var samples: [Sample] = []
     private var samplesHead = 0
+    /// How many of the window's samples stand beyond the alert radius: the fixes that say the
+    /// boat is outside (Watch+Inside.swift).
+    var beyondInWindow = 0
+    /// How many of the newest samples in a row stand beyond it.
+    var beyondRun = 0
     /// The evidence that the boat stands beyond the alert radius (Docs/verdict.md), in seconds
     /// of one wander beyond the deadband, as of the fix at `evidenceAt`.
     private var evidence = 0.0
@@ -61,6 +69,8 @@ public struct Watch: Sendable {
         /// A weak fix (2D, or without a reported accuracy) of a receiver whose fixes are mostly
         /// strong: judged with `weakDeadband`.
         var widened: Bool
+        /// It stood beyond the alert radius when it came: it says the boat is outside.
+        var beyond = false
     }
 
     /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
@@ -295,9 +305,8 @@ public struct Watch: Sendable {
         if e >= h { return .dragging }
         // More than one fix can carry: checking, filling with its progress.
         if e > settings.mostPerFix { return .checking(progress: min(max(e / h, 0), 1)) }
-        // Holding is a verdict too: it needs enough fixes. Too few is Can't judge.
-        if samples.count - samplesHead < settings.minFixes { return .cantJudge(.tooFewReadings) }
-        return .holding
+        // Holding is a verdict too: it needs enough fixes that say the boat is inside.
+        return holdingOrNot(evidence: e, fixes: samples.count - samplesHead)
     }
 
     /// The evidence at `now`: as of the last fix, decayed over the time since then beyond the
@@ -324,14 +333,17 @@ public struct Watch: Sendable {
         // of poor readings, wanders more than the receiver's measured wander says, and its
         // speed with it.
         let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
-        let moving = followRadialSpeed(radial, gap: gap) && !weak && !isBurst(reading.accuracy?.value)
+        let moving = followRadialSpeed(radial, gap: gap)
+            && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !isBurst(reading.accuracy?.value))
         // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
         // wander measured on its own fixes all along, and keeps the deadband.
-        let widened = weak && noise.weakFor < 0.9 * noise.measuredFor
-        let sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
-        credit(sample, gap: gap)
-        if evidence <= settings.evidencePerFix {
+        let widened = weak && noise.weakFor < 0.9 * noise.measuredFor && !settings.guardsOff.contains(.weakDeadband)
+        var sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
+        sample.beyond = credit(sample, gap: gap) > 0
+        if sample.beyond { beyondInWindow += 1 }
+        beyondRun = sample.beyond ? beyondRun + 1 : 0
+        if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
             learnNoise(distance: distance, gap: gap, at: t)
             learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
             learnSpeedSource(distance: distance, radial: radial, at: t)
@@ -346,8 +358,13 @@ public struct Watch: Sendable {
         var scale = 1.0
         if weak { scale = noise.weakScale }
         // A reported accuracy varies with the satellites in view; only one more than twice the
-        // usual (a burst of poor readings) says this fix wanders more.
-        if let accuracy, let usual = noise.usualAccuracy, usual > 0 { scale = max(scale, accuracy / (2 * usual)) }
+        // usual (a burst of poor readings) says this fix wanders more, and by no more than the
+        // accuracy itself says: half of it (a 95% figure is about two of its own wanders) on top
+        // of the measured wander. A receiver whose usual is far below its measured wander (RTK:
+        // 0.02 m against a swing's yaw of 1.5 m) would otherwise have 0.8 m taken as 20 wanders.
+        if let accuracy, let usual = noise.usualAccuracy, usual > 0 {
+            scale = max(scale, min(accuracy / (2 * usual), 1 + accuracy / (2 * noise.sigma(settings))))
+        }
         return scale
     }
 
@@ -372,7 +389,9 @@ public struct Watch: Sendable {
     /// clamped each way to what one fix may carry; decayed over any time no fix stood for.
     /// While the reported speed carries the boat away from the anchor, the deadband is
     /// `doppler_deadband` and a fix may carry up to `doppler_fastest`'s share (Docs/verdict.md).
-    private mutating func credit(_ s: Sample, gap: Double) {
+    /// Returns how many wanders beyond the alert radius the fix stands (negative inside).
+    @discardableResult
+    private mutating func credit(_ s: Sample, gap: Double) -> Double {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
         let sigma = noise.sigma(settings) * s.scale
         let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
@@ -380,6 +399,7 @@ public struct Watch: Sendable {
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
+        return z + deadband
     }
 
     /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
@@ -446,7 +466,11 @@ public struct Watch: Sendable {
 
     /// Drops samples that left the window.
     private mutating func forgetSamples(before now: Instant) {
-        while samplesHead < samples.count, now - samples[samplesHead].at > settings.window { samplesHead += 1 }
+        while samplesHead < samples.count, now - samples[samplesHead].at > settings.window {
+            if samples[samplesHead].beyond { beyondInWindow -= 1 }
+            samplesHead += 1
+        }
+        beyondRun = min(beyondRun, samples.count - samplesHead)
         if samplesHead >= 64, samplesHead * 2 >= samples.count {
             samples.removeFirst(samplesHead)
             samplesHead = 0
@@ -457,9 +481,14 @@ public struct Watch: Sendable {
     private mutating func rejudgeWindow() {
         evidence = 0
         evidenceAt = nil
-        for s in samples[samplesHead...] {
+        beyondInWindow = 0
+        beyondRun = 0
+        for i in samplesHead..<samples.count {
+            let s = samples[i]
             let gap = evidenceAt.map { max((s.at - $0).seconds, 0) } ?? 1
-            credit(s, gap: gap)
+            samples[i].beyond = credit(s, gap: gap) > 0
+            if samples[i].beyond { beyondInWindow += 1 }
+            beyondRun = samples[i].beyond ? beyondRun + 1 : 0
         }
     }
 
@@ -628,6 +657,7 @@ public struct Watch: Sendable {
             resetEvidence()
             swing.reset()
             farthest = nil
+            offSwingAt = nil
             accept(decision, chirp: .release, into: &out)
 
         case .snooze(let episode):
@@ -655,6 +685,8 @@ public struct Watch: Sendable {
     private mutating func resetEvidence() {
         samples.removeAll()
         samplesHead = 0
+        beyondInWindow = 0
+        beyondRun = 0
         evidence = 0
         evidenceAt = nil
         noise = NoiseEstimate()

@@ -58,6 +58,9 @@ public struct WatchSettings: Hashable, Sendable {
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
+    /// Guards switched off, for the regression check's must-fail runs only (WatchGuard.swift):
+    /// always empty on the box.
+    public var guardsOff: Set<WatchGuard> = []
 
     /// The receiver's wander, measured while anchored: the spread of the distance to the anchor
     /// about its own slow mean (over `swingSpan`), averaged over `noiseSpan`. It starts at

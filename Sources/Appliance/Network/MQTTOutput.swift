@@ -30,6 +30,10 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     private(set) var connections = 0
     private(set) var published = 0
     private var now: Instant = .zero
+    /// The largest packet the broker may send the box (MQTT 5 Maximum Packet Size): a request
+    /// of `ControlProtocol.maxLine` with its topic and headers fits, so a longer one up to this
+    /// size is still answered `too_long`; anything larger the broker drops for the box.
+    static let maxIncomingPacket: UInt32 = 4096
 
     init(settings: MQTTSettings, boxName: String, interval: Duration, now: Instant, snapshot: SnapshotWriter?) {
         self.settings = settings
@@ -45,7 +49,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         credentials.caFile = settings.caFile
         credentials.certFile = settings.certFile
         credentials.keyFile = settings.keyFile
-        client = MQTTClient(id: "anchor-alert-\(boxName)", credentials: credentials)
+        client = MQTTClient(id: "anchor-alert-\(boxName)", credentials: credentials, maxIncoming: Self.maxIncomingPacket)
         guard let client else {
             problem = MQTTClient.unavailable.map { "\($0); install the libmosquitto1 package, then restart the box" }
                 ?? "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
@@ -85,7 +89,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         problem = nil
         backoff = .seconds(1)
         miscAt = now + .seconds(Double(settings.keepalive) / 2)
-        client?.subscribe("\(base)/command", qos: 1)
+        // With commands off nothing is read: the broker sends the box nothing at all.
+        if settings.acceptCommands { client?.subscribe("\(base)/command", qos: 1) }
         client?.publish("\(base)/online", Array("online".utf8), qos: 1, retain: true)
         if settings.discovery { for (topic, payload) in discovery() { client?.publish(topic, payload, qos: 1, retain: true) } }
         // Everything the broker should hold, at once: a broker restarted empty learns it all.

@@ -9,6 +9,7 @@
  * returned 0. Sources/Drivers/MQTT/MQTTClient.swift is the only caller.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <mosquitto.h>
 
 #ifdef __cplusplus
@@ -49,6 +50,11 @@ int aa_mosquitto_publish(struct mosquitto *mosq, int *mid, const char *topic, in
                          bool retain);
 int aa_mosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos);
 const char *aa_mosquitto_strerror(int mosq_errno);
+
+/* Before the first connect: speak MQTT 5 and send a Maximum Packet Size in every CONNECT, so
+ * the broker never forwards a packet larger than max_packet (it drops it for this client).
+ * libmosquitto itself reads a packet of any size the broker sends into memory. */
+int aa_mosquitto_limit_incoming(struct mosquitto *mosq, uint32_t max_packet);
 
 #ifdef __cplusplus
 }

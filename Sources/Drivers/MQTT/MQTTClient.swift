@@ -37,9 +37,16 @@ public final class MQTTClient {
     }()
 
     /// nil when libmosquitto can't be had (`unavailable` says why) or refused the settings.
-    public init?(id: String, credentials: Credentials = Credentials()) {
+    /// With `maxIncoming`, the client speaks MQTT 5 and asks the broker in every CONNECT never
+    /// to send it a packet larger than that (MQTT 5 Maximum Packet Size): libmosquitto has no
+    /// limit of its own and reads any packet the broker sends whole into memory.
+    public init?(id: String, credentials: Credentials = Credentials(), maxIncoming: UInt32? = nil) {
         guard Self.unavailable == nil, let h = aa_mosquitto_new(id, true, nil) else { return nil }
         handle = h
+        if let maxIncoming, aa_mosquitto_limit_incoming(h, maxIncoming) != MOSQ_ERR_SUCCESS.rawValue {
+            aa_mosquitto_destroy(h)
+            return nil
+        }
         if !credentials.username.isEmpty {
             aa_mosquitto_username_pw_set(h, credentials.username, credentials.password.isEmpty ? nil : credentials.password)
         }

@@ -1,0 +1,13 @@
+/// The guards that keep the evidence rule quiet, by name, so the regression check can show that
+/// removing one turns it red (`anchor-bench --check` with `ANCHOR_BOX_SET=off=NAME`,
+/// scripts/test-bench.sh). Only the benchmark sets `WatchSettings.guardsOff`; the configuration
+/// file has no key for it, and the box ships with every guard on.
+public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
+    /// The Doppler hastens only a 3D fix with an accuracy, outside a burst of poor readings.
+    case dopplerWeakOrBurst = "doppler-weak-or-burst"
+    /// A weak fix among 3D ones counts only beyond `weakDeadband`.
+    case weakDeadband = "weak-deadband"
+    /// The wander, the usual accuracy and the speed's spread are learnt only while the evidence
+    /// is no more than one fix could carry (a drag doesn't teach the watch that the receiver wanders).
+    case noiseGate = "noise-gate"
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""A box against large MQTT messages on a real mosquitto (Docs/network.md, "What may come in").
+
+usage: mqtt_limits.py BIN WORKDIR
+
+Starts Debian's mosquitto on a free loopback port (its default message_size_limit: about
+256 MB) and two boxes, one with accept_commands off and one with it on. Publishes 50 MB on
+each box's command topic and reads each box's peak RSS (VmHWM in /proc/PID/status) before
+and after. Prints "  ok: ..." or "  FAILED: ..." a check; exits 1 on any failure.
+"""
+import os
+import socket
+import subprocess
+import sys
+import time
+
+BIN, WORK = sys.argv[1], sys.argv[2]
+LIMIT_KB = 16 * 1024
+failed = 0
+
+
+def check(what, cond):
+    global failed
+    print("  %s: %s" % ("ok" if cond else "FAILED", what), flush=True)
+    failed += 0 if cond else 1
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def peak_kb(pid):
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return -1
+
+
+def replies(port, topic, count, seconds, send):
+    """Subscribes to topic, runs send(), returns what arrived (up to count, within seconds)."""
+    sub = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-t", topic, "-C", str(count), "-W", str(seconds)],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    time.sleep(0.5)
+    send()
+    out, _ = sub.communicate()
+    return out
+
+
+def pub(port, topic, message=None, file=None):
+    args = ["mosquitto_pub", "-p", str(port), "-t", topic, "-q", "1"]
+    args += ["-f", file] if file else ["-m", message]
+    subprocess.run(args, check=True, stderr=subprocess.DEVNULL)
+
+
+os.makedirs(WORK, exist_ok=True)
+port = free_port()
+conf = os.path.join(WORK, "mosquitto.conf")
+with open(conf, "w") as f:
+    f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % port)
+broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", conf, "-v"], stdout=open(os.path.join(WORK, "mosquitto.log"), "w"),
+                          stderr=subprocess.STDOUT)
+boxes = {}
+try:
+    time.sleep(0.5)
+    big = os.path.join(WORK, "50mb.bin")
+    with open(big, "wb") as f:
+        f.write(b"x" * (50 * 1000 * 1000))
+    for name, commands in (("quiet", "false"), ("crew", "true")):
+        c = os.path.join(WORK, name + ".conf")
+        with open(c, "w") as f:
+            f.write("[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n"
+                    "[siren]\nenabled = false\n[mqtt]\nenabled = true\nport = %d\nbox = \"%s\"\naccept_commands = %s\n"
+                    % (port, name, commands))
+        boxes[name] = subprocess.Popen([BIN, "run", "--simulate", "hold", "--switch", "off", "--config", c,
+                                        "--runtime-dir", os.path.join(WORK, name, "run"),
+                                        "--journal-dir", os.path.join(WORK, name, "journal")],
+                                       stdout=open(os.path.join(WORK, name + ".out"), "w"), stderr=subprocess.STDOUT)
+    # Both on the broker: each one's retained online.
+    for _ in range(100):
+        out = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", "anchor-alert/+/online", "-v", "-W", "1"],
+                             capture_output=True, text=True).stdout
+        if out.count(" online") >= 2:
+            break
+    for name in boxes:
+        before = peak_kb(boxes[name].pid)
+        pub(port, "anchor-alert/%s/command" % name, file=big)
+        time.sleep(2)
+        after = peak_kb(boxes[name].pid)
+        check("a 50 MB publish on %s's command topic leaves its peak RSS under 16 MB (%.1f MB before, %.1f MB after)"
+              % (name, before / 1024, after / 1024), 0 < after < LIMIT_KB)
+        check("%s still runs" % name, boxes[name].poll() is None)
+    out = replies(port, "anchor-alert/quiet/reply", 1, 3,
+                  lambda: pub(port, "anchor-alert/quiet/command", '{"id":"q1","decision":"radius","meters":45}'))
+    check("a box with accept_commands off does not listen: no reply (%r)" % out.strip()[:80], out.strip() == "")
+    log = open(os.path.join(WORK, "mosquitto.log")).read()
+    check("the broker saw no SUBSCRIBE from the quiet box", "Received SUBSCRIBE from anchor-alert-quiet" not in log)
+    check("the crew's box subscribed to its command topic", "Received SUBSCRIBE from anchor-alert-crew" in log)
+    check("the crew's box speaks MQTT 5 (so its CONNECT can carry a Maximum Packet Size)",
+          "as anchor-alert-crew (p5," in log)
+    out = replies(port, "anchor-alert/crew/reply", 2, 5, lambda: (
+        pub(port, "anchor-alert/crew/command", '{"id":"l1","decision":"release","pad":"%s"}' % ("p" * 2000)),
+        pub(port, "anchor-alert/crew/command", '{"id":"c1","decision":"radius","meters":45}')))
+    check("a request of 2 KB is answered too_long (%s)" % out.strip().replace("\n", " | ")[:160],
+          '"too_long"' in out)
+    check("and the next request answered", '"id":"c1"' in out)
+finally:
+    for p in boxes.values():
+        p.terminate()
+    broker.terminate()
+    for p in list(boxes.values()) + [broker]:
+        p.wait()
+sys.exit(1 if failed else 0)
