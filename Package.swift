@@ -32,7 +32,7 @@ let package = Package(
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
         .target(name: "Journal", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
-        .target(name: "Signals", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
+        .target(name: "Signals", dependencies: ["WatchCore"], swiftSettings: lean),
         // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
         .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
@@ -58,6 +58,11 @@ let package = Package(
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
         // A regular target so that any test target (drivers, end-to-end) can use it.
         .target(name: "GPSDTestSupport", dependencies: ["Drivers", "WatchCore", "Posix"]),
+        // The journal's byte-level fake disk (crash, injected errors, a disk that dies), for the
+        // tests and the fuzz targets only: not linked into the box.
+        .target(name: "JournalTestSupport", dependencies: ["Journal", "Posix"]),
+        // What the tests measure sound and light with: tones in samples, a ring frame as SVG.
+        .target(name: "SignalsTestSupport", dependencies: ["Signals", "Posix"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
@@ -72,10 +77,15 @@ let package = Package(
         .testTarget(name: "WatchCoreTests", dependencies: ["WatchCore"]),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
-        .testTarget(name: "JournalTests", dependencies: ["Journal", "Posix"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "WatchCore"]),
+        .testTarget(name: "JournalTests", dependencies: ["Journal", "JournalTestSupport", "Posix"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTestSupport", "WatchCore"]),
         .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "WatchCore", "Recordings", "GPSDTestSupport"]),
-        .testTarget(name: "ApplianceTests", dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "GPSDTestSupport"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "SignalsTestSupport", "WatchCore", "Recordings", "GPSDTestSupport"]),
+        .testTarget(
+            name: "ApplianceTests",
+            dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "JournalTestSupport", "GPSDTestSupport"],
+            // Read in place by path (#filePath), not bundled.
+            exclude: ["Fixtures"]
+        ),
     ]
 )

@@ -2,6 +2,7 @@
 // split into up to three segment files at bytes chosen by the input itself. Opening must never
 // fail or refuse, must leave a journal that saves a decision, and reopening must restore it.
 import Journal
+import JournalTestSupport
 import WatchCore
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,8 +1,9 @@
 // Writes the seed inputs in Fuzz/seeds/ from the real encoder. Run from the package root:
-//   swift build --target Journal && mkdir -p /tmp/ms && cp Fuzz/seeds/make-seeds.swift /tmp/ms/main.swift &&
+//   swift build --target JournalTestSupport && mkdir -p /tmp/ms && cp Fuzz/seeds/make-seeds.swift /tmp/ms/main.swift &&
 //   swiftc -I .build/debug/Modules /tmp/ms/main.swift -module-name makeseeds \\
-//     .build/debug/Journal.build/*.o .build/debug/WatchCore.build/*.o -lm -o /tmp/makeseeds && /tmp/makeseeds
+//     .build/debug/JournalTestSupport.build/*.o .build/debug/Journal.build/*.o .build/debug/Posix.build/*.o .build/debug/WatchCore.build/*.o -lm -o /tmp/makeseeds && /tmp/makeseeds
 import Journal
+import JournalTestSupport
 import WatchCore
 import Glibc
 

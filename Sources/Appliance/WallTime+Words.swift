@@ -57,7 +57,7 @@ extension WallTime {
         let utc = text.hasSuffix("Z")
         var t = now.broken(utc: utc)
         switch n.count {
-        case 2, 3 where !text.contains("-"):
+        case 2 where !text.contains("-"), 3 where !text.contains("-"):
             t.hour = n[0]; t.minute = n[1]; t.second = n.count == 3 ? n[2] : 0
         case 5, 6:
             guard (1900...9999).contains(n[0]) else { return nil }

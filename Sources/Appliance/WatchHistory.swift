@@ -63,9 +63,3 @@ extension WatchHistory {
         return best.map { ($0.0, $0.1) }
     }
 }
-
-/// A history held in memory (tests, and entries already read).
-struct ListHistory: WatchHistory {
-    var entries: [HistoryEntry]
-    func scan(_ body: (HistoryEntry) throws -> Void) throws { try entries.forEach(body) }
-}

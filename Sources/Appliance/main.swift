@@ -2,7 +2,7 @@ import Posix
 
 /// Every command of the one binary. Add a line here for a new command.
 enum CommandTable {
-    static let all: [any Command.Type] = [
+    static var all: [any Command.Type] { [
         ConfigCommand.self,
         DemoCommand.self,
         ReplayCommand.self,
@@ -18,7 +18,7 @@ enum CommandTable {
         ExportCommand.self,
         WatchCommand.self,
         FleetCommand.self,
-    ]
+    ] }
 
     static func printUsage() {
         print("Usage: anchor-alert <command> [options]\n\nCommands:")

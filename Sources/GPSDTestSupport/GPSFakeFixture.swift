@@ -1,3 +1,4 @@
+import Glibc
 import Posix
 
 /// A real gpsd fed by `gpsfake` from a log file, on a free port, in its own scratch directory,
@@ -203,7 +204,14 @@ public final class GPSFakeFixture {
     }
 
     /// True when something accepts TCP connections on host:port (connects and closes at once).
-    public static func accepts(host: String, port: UInt16) -> Bool { InetSocket.accepts(host: host, port: Int(port)) }
+    /// A blocking connect: for fixtures waiting for a server, never for the loop.
+    public static func accepts(host: String, port: UInt16) -> Bool {
+        guard let address = SocketAddress(host: host, port: Int(port)) else { return false }
+        let raw = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard raw >= 0 else { return false }
+        let fd = FileDescriptor(adopting: raw)
+        return address.withSockaddr { a, len in Glibc.connect(fd.rawValue, a, len) } == 0
+    }
 
     public static func monotonic() -> Double { MonotonicClock.now().seconds }
 

@@ -13,7 +13,11 @@ public enum MonotonicClock {
         guard seconds > 0 else { return }
         var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.towardZero)) * 1e9))
         var left = timespec()
-        while nanosleep(&ts, &left) != 0 && Glibc.errno == EINTR { ts = left }
+        do {
+            while try Syscall.interruptible("nanosleep", { nanosleep(&ts, &left) }) == nil { ts = left }
+        } catch {
+            // nanosleep fails otherwise only on a bad timespec (EINVAL), which this one is not.
+        }
     }
 }
 

@@ -87,6 +87,16 @@ public enum Syscall {
         }
     }
 
+    /// For waits that must not start again as they were (poll with a timeout, nanosleep): EINTR
+    /// gives nil, and the caller works out what is left of its wait.
+    public static func interruptible<T: BinaryInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws -> T? {
+        let r = body()
+        if r != -1 { return r }
+        let e = Glibc.errno
+        if e == EINTR { return nil }
+        throw SystemError(call: call(), errno: Errno(rawValue: e))
+    }
+
     @inline(__always)
     private static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
         while true {

@@ -145,7 +145,9 @@ public final class FileDescriptor: @unchecked Sendable {
 
     /// ioctl(2) with a pointer argument (SPI transfers, terminal size).
     public func control<T>(_ request: UInt, _ argument: inout T, call: @autoclosure () -> String = "ioctl") throws {
-        try Syscall.check(call()) { ioctl(rawValue, request, &argument) }
+        _ = try withUnsafeMutablePointer(to: &argument) { pointer in
+            try Syscall.check(call()) { ioctl(rawValue, request, pointer) }
+        }
     }
 
     /// A connected pair of non-blocking, close-on-exec pipe ends: (read, write).

@@ -31,10 +31,8 @@ public enum Poll {
     @discardableResult
     public static func wait(_ descriptors: inout [PollDescriptor], timeoutMilliseconds: Int32) throws -> Int {
         var fds = descriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-        let n = Glibc.poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
-        if n < 0 {
-            if Glibc.errno == EINTR { return 0 }
-            throw SystemError(call: "poll", errno: .current)
+        guard let n = try Syscall.interruptible("poll", { Glibc.poll(&fds, nfds_t(fds.count), timeoutMilliseconds) }) else {
+            return 0
         }
         for i in fds.indices { descriptors[i].returned = fds[i].revents }
         return Int(n)

@@ -18,7 +18,7 @@ public enum Process {
     public static var hostName: String? {
         var buf = [CChar](repeating: 0, count: 256)
         guard gethostname(&buf, buf.count - 1) == 0 else { return nil }
-        return String(cString: buf)
+        return buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// One malloc arena: a single-threaded box does not need one per thread (each costs RSS).
@@ -93,12 +93,10 @@ extension Process {
     @discardableResult
     public static func wait(_ pid: Int32, block: Bool = true) -> ChildState {
         var status: Int32 = 0
-        while true {
-            let r = waitpid(pid, &status, block ? 0 : WNOHANG)
-            if r == pid { return .ended(status: status) }
-            if r == 0 { return .running }
-            if Glibc.errno == EINTR { continue }
-            return .unknown
+        switch try? Syscall.check("waitpid", { waitpid(pid, &status, block ? 0 : WNOHANG) }) {
+        case pid: return .ended(status: status)
+        case 0: return .running
+        default: return .unknown
         }
     }
 
@@ -106,34 +104,3 @@ extension Process {
     public static func kill(group pid: Int32, _ signal: Int32 = SIGKILL) { _ = Glibc.kill(-pid, signal) }
 }
 
-/// A pseudo-terminal pair in raw mode: what is written to `master` is what a program reading
-/// `devicePath` gets (a receiver, for gpsd).
-public enum PseudoTerminal {
-    public static func open() throws -> (master: FileDescriptor, devicePath: String) {
-        // posix_openpt and friends need _XOPEN_SOURCE, which the Glibc module lacks: the same
-        // three steps by hand (open the multiplexer, unlock, ask the number).
-        let master = try FileDescriptor.open("/dev/ptmx", [.readWrite, .noControllingTerminal])
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        // TIOCSPTLCK = _IOW('T', 0x31, int), TIOCGPTN = _IOR('T', 0x30, unsigned int): function-like
-        // macros Swift can't import; the values are the same on x86_64 and arm64.
-        try master.control(0x4004_5431, &unlock, call: "TIOCSPTLCK")
-        try master.control(0x8004_5430, &number, call: "TIOCGPTN")
-        var tio = termios()
-        tcgetattr(master.rawValue, &tio)
-        cfmakeraw(&tio)
-        tcsetattr(master.rawValue, TCSANOW, &tio)
-        return (master, "/dev/pts/\(number)")
-    }
-}
-
-/// SysV shared memory, which gpsd leaves behind in tests.
-public enum SharedMemory {
-    /// Removes the segment of `key`, if any.
-    public static func remove(key: UInt32) {
-        let id = shmget(key_t(bitPattern: key), 0, 0)
-        if id >= 0 { shmctl(id, IPC_RMID, nil) }
-    }
-
-    public static func remove(id: Int32) { shmctl(id, IPC_RMID, nil) }
-}

@@ -22,12 +22,7 @@ extension FileDescriptor {
 
     /// Accepts one waiting connection, non-blocking and close-on-exec; nil when none waits.
     public func accept() throws -> FileDescriptor? {
-        let fd = Glibc.accept(rawValue, nil, nil)
-        if fd < 0 {
-            let e = Errno.current
-            if e.isWouldBlock || e == .interrupted { return nil }
-            throw SystemError(call: "accept", errno: e)
-        }
+        guard let fd = try Syscall.attempt("accept", { Glibc.accept(rawValue, nil, nil) }) else { return nil }
         // accept4 is hidden behind _GNU_SOURCE in Glibc's Swift module: set the flags here.
         let client = FileDescriptor(adopting: fd)
         try client.setNonBlocking()
@@ -158,13 +153,6 @@ public enum InetSocket {
         var one: Int32 = 1
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size))
         return fd
-    }
-
-    /// Whether something accepts TCP connections at `host:port` now (a blocking connect, closed
-    /// at once): for tests and tools waiting for a server, never for the loop.
-    public static func accepts(host: String, port: Int) -> Bool {
-        guard let address = SocketAddress(host: host, port: port), let fd = try? make(SOCK_STREAM, nonBlocking: false) else { return false }
-        return address.withSockaddr { a, len in Glibc.connect(fd.rawValue, a, len) } == 0
     }
 
     /// Starts a TCP connect without waiting: the socket, and whether it is connected already

@@ -36,23 +36,4 @@ public struct APA102Encoder: PixelEncoder, Hashable {
         out.append(contentsOf: repeatElement(0, count: Self.endFrameBytes(pixels: pixels.count)))
         return out
     }
-
-    /// Reads one encoded frame of `count` pixels back: colours and each pixel's brightness.
-    public func decode(_ bytes: [UInt8], count: Int) throws -> (pixels: [RGB], brightness: [UInt8]) {
-        let expected = 4 + 4 * count + Self.endFrameBytes(pixels: count)
-        guard bytes.count == expected else { throw PixelDecodeError("\(bytes.count) bytes, expected \(expected) for \(count) pixels") }
-        guard bytes[0..<4].allSatisfy({ $0 == 0 }) else { throw PixelDecodeError("start frame is not 32 zero bits") }
-        var pixels: [RGB] = []
-        var levels: [UInt8] = []
-        for k in 0..<count {
-            let i = 4 + 4 * k
-            guard bytes[i] & 0b1110_0000 == 0b1110_0000 else {
-                throw PixelDecodeError("pixel \(k): header byte \(bytes[i]) lacks the 111 marker")
-            }
-            levels.append(bytes[i] & 0b1_1111)
-            pixels.append(order.colour(bytes[i + 1], bytes[i + 2], bytes[i + 3]))
-        }
-        guard bytes[(4 + 4 * count)...].allSatisfy({ $0 == 0 }) else { throw PixelDecodeError("end frame is not zero") }
-        return (pixels, levels)
-    }
 }

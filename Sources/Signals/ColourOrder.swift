@@ -19,16 +19,4 @@ public enum ColourOrder: String, Hashable, Sendable, CaseIterable {
         case .bgr: (c.b, c.g, c.r)
         }
     }
-
-    /// The colour from its three wire bytes (the decoders' inverse of `bytes`).
-    public func colour(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> RGB {
-        switch self {
-        case .rgb: RGB(a, b, c)
-        case .rbg: RGB(a, c, b)
-        case .grb: RGB(b, a, c)
-        case .gbr: RGB(c, a, b)
-        case .brg: RGB(b, c, a)
-        case .bgr: RGB(c, b, a)
-        }
-    }
 }

@@ -20,9 +20,3 @@ public enum PixelType: String, Hashable, Sendable, CaseIterable {
         }
     }
 }
-
-/// A frame that does not decode: the decoders exist for tests, so they say exactly where.
-public struct PixelDecodeError: Error, Hashable, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}

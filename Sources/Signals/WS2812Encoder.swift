@@ -57,34 +57,4 @@ public struct WS2812Encoder: PixelEncoder, Hashable {
         out.append(contentsOf: repeatElement(0, count: resetBytes))
         return out
     }
-
-    /// Reads one encoded frame back into colours: every triple of SPI bits must be `110` or
-    /// `100`, and the reset gap must follow.
-    public func decode(_ bytes: [UInt8]) throws -> [RGB] {
-        let body = bytes.count - resetBytes
-        guard body >= 0, body % Self.bytesPerPixel == 0 else {
-            throw PixelDecodeError("\(bytes.count) bytes is not whole pixels plus a \(resetBytes)-byte reset gap")
-        }
-        guard bytes[body...].allSatisfy({ $0 == 0 }) else { throw PixelDecodeError("reset gap is not all zero") }
-        var pixels: [RGB] = []
-        var i = 0
-        while i < body {
-            var colour: [UInt8] = []
-            for _ in 0..<3 {
-                let w = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                var value: UInt8 = 0
-                for bit in (0..<8).reversed() {
-                    switch (w >> (UInt32(bit) * 3)) & 0b111 {
-                    case 0b110: value = value << 1 | 1
-                    case 0b100: value = value << 1
-                    case let other: throw PixelDecodeError("byte \(i): SPI bits \(String(other, radix: 2)) are no WS2812 bit")
-                    }
-                }
-                colour.append(value)
-                i += 3
-            }
-            pixels.append(order.colour(colour[0], colour[1], colour[2]))
-        }
-        return pixels
-    }
 }

@@ -133,7 +133,7 @@ final class BoxTests: XCTestCase {
     }
 
     func testARefusalIsAnsweredAtOnceWithoutTheJournal() {
-        var rig = Rig()
+        let rig = Rig()
         var outcome: DecisionOutcome?
         rig.box.handle(.decision(.release), now: rig.now) { _ in }
         rig.log.records.removeAll()

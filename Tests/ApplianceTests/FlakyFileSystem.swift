@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Journal
+import JournalTestSupport
 
 /// The journal's simulated card, made slow or failing on demand from another thread: every
 /// `syncData` and `syncDirectory` first sleeps `syncDelay`, then fails with EIO while

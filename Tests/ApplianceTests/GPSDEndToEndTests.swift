@@ -71,7 +71,7 @@ final class GPSDEndToEndTests: XCTestCase {
         let dir = NSTemporaryDirectory() + "aa-e2e-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir + "/run", withIntermediateDirectories: true)
         let out = dir + "/out.log"
-        FileManager.default.createFile(atPath: out, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: out, contents: nil))
         let box = Process()
         box.executableURL = TestBinary.anchorAlert
         box.arguments = ["run", "--config", try config(scale: Self.speed), "--switch", "off",

@@ -1,6 +1,7 @@
 import Drivers
 import Glibc
 import Signals
+import SignalsTestSupport
 import WatchCore
 import XCTest
 

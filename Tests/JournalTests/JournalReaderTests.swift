@@ -1,6 +1,7 @@
 import WatchCore
 import XCTest
 @testable import Journal
+import JournalTestSupport
 
 final class JournalReaderTests: XCTestCase {
     /// A boat moving north 1 m per second, one fix every 10 s, across two boots.

@@ -2,6 +2,7 @@ import Posix
 import WatchCore
 import XCTest
 @testable import Journal
+import JournalTestSupport
 
 /// Durability, batching, decimation, rotation and the failed state, on the simulated file system.
 final class JournalWriteTests: XCTestCase {

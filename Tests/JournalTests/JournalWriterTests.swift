@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Journal
+import JournalTestSupport
 @testable import WatchCore
 import XCTest
 

@@ -1,6 +1,7 @@
 import WatchCore
 import XCTest
 @testable import Journal
+import JournalTestSupport
 
 /// Power cuts at random moments of a scripted night, driven through a real `Watch`, on a file
 /// system that forgets everything not synced. After each cut, the restored watch must equal the

@@ -1,6 +1,7 @@
 import WatchCore
 import XCTest
 @testable import Journal
+import JournalTestSupport
 
 /// Each recovery rule of Docs/journal-format.md against bytes damaged on purpose.
 final class RecoveryRuleTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Signals
+import SignalsTestSupport
 import XCTest
 
 /// Byte-exact frames, worked out by hand from the datasheets (see each encoder's comment).

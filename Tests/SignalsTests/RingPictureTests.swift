@@ -1,5 +1,6 @@
 import Glibc
 import Signals
+import SignalsTestSupport
 import WatchCore
 import XCTest
 

@@ -1,4 +1,5 @@
 import Signals
+import SignalsTestSupport
 import WatchCore
 import XCTest
 

@@ -16,8 +16,11 @@ enum ConfigCommand: Command {
                          configured gpsd host, MQTT broker and NMEA clients (Docs/network.md);
                          the unit's generator runs this at boot and daemon-reload
 
-        Exit status: 0 clean, 1 problems found (the box would run on defaults for those keys),
-        64 usage.
+        A configuration with the buzzer and the siren both off is reported first: the box
+        would watch but could not sound the alarm.
+
+        Exit status: 0 clean, 1 problems found (the box would run on defaults for those keys)
+        or nothing can sound the alarm, 64 usage.
         """
 
     static func run(_ args: [String]) -> Int32 {
@@ -44,13 +47,22 @@ enum ConfigCommand: Command {
                 return ExitCode.ok
             }
             let loaded = Configuration.load(path: check!)
+            let silent = cantSound(loaded.configuration)
+            if let silent { print(silent) }
             for p in loaded.problems { print(p) }
-            if loaded.problems.isEmpty { print("Configuration: no problems") }
-            return loaded.problems.isEmpty ? ExitCode.ok : ExitCode.failure
+            if loaded.problems.isEmpty && silent == nil { print("Configuration: no problems") }
+            return loaded.problems.isEmpty && silent == nil ? ExitCode.ok : ExitCode.failure
         } catch {
             Console.error("anchor-alert config: \(error)")
             return ExitCode.usage
         }
+    }
+
+    /// The warning for a configuration with nothing fitted that can sound the alarm (the
+    /// status's "Won't ring" words), or nil when the buzzer or the siren is fitted.
+    static func cantSound(_ c: Configuration) -> String? {
+        guard !c.buzzerEnabled && !c.sirenEnabled else { return nil }
+        return "Won't ring: nothing can sound the alarm: no buzzer is fitted and no siren is fitted"
     }
 
     /// Every key at its default, commented, grouped by section.

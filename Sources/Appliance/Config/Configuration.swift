@@ -1,3 +1,4 @@
+import Drivers
 import WatchCore
 
 /// Everything the box reads from its configuration file, with defaults. A key the file doesn't
@@ -9,13 +10,14 @@ struct Configuration: Sendable {
     var watchSettings = WatchSettings()
 
     var gpsSource = "gpsd"
+    // The gpsd driver's defaults, written once (GPSDSettings).
     /// An address (or localhost), not a name: the box never looks a name up (it could block).
-    var gpsdHost = "127.0.0.1"
-    var gpsdPort = 2947
+    var gpsdHost = GPSDSettings().host
+    var gpsdPort = Int(GPSDSettings().port)
     /// Seconds without any report from the receiver before it is called gone.
-    var reportsStoppedAfter = 15.0
+    var reportsStoppedAfter = GPSDSettings().reportsStoppedAfter.seconds
     /// Seconds between GPS time and the system clock before the clock is doubted.
-    var clockTolerance = 300.0
+    var clockTolerance = GPSDSettings().clockTolerance.seconds
 
     var journalDirectory = "/var/lib/anchor-alert"
     var journalSegmentBytes = 1_048_576

@@ -64,7 +64,7 @@ extension ConfigurationKey {
 
     /// Every key the box reads. Docs/configuration.md is this table.
     static let all: [ConfigurationKey] = [
-        number("watch", "radius", 5...500, "m", "Alert radius until the skipper sets one", \.watchSettings.radius.value),
+        number("watch", "radius", WatchSettings().radiusRange, "m", "Alert radius until the skipper sets one", \.watchSettings.radius.value),
         seconds("watch", "window", 2...600, "Holding needs watch.min_fixes usable GPS readings within this", \.watchSettings.window),
         integer("watch", "min_fixes", 1...600, "Fewest usable GPS readings in the window to say Holding (fewer: Can't judge)", \.watchSettings.minFixes),
         seconds("watch", "confirmation", 1...600, "Standing one wander beyond the deadband this long is Dragging (further out, sooner)", \.watchSettings.confirmation),

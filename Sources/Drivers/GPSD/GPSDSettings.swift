@@ -6,7 +6,7 @@ import WatchCore
 public struct GPSDSettings: Hashable, Sendable {
     /// gpsd's host. An address (or `localhost`) never waits on a resolver; a name may (see
     /// `TCPConnectProbe.resolve`).
-    public var host: String = "localhost"
+    public var host: String = "127.0.0.1"
     /// gpsd's port, IANA's 2947 by default.
     public var port: UInt16 = 2947
 
@@ -18,8 +18,10 @@ public struct GPSDSettings: Hashable, Sendable {
     /// gpsd unreachable for this long before the gpsd fault is raised. Covers boot order and a
     /// systemd restart of gpsd, which take a few seconds and deserve no fault pattern.
     public var gpsdGrace: Duration = .seconds(10)
-    /// GPS time and the system clock further apart than this: the clock fault.
-    public var clockTolerance: Duration = .seconds(120)
+    /// GPS time and the system clock further apart than this: the clock fault. Five minutes: a
+    /// Pi without a battery-backed clock that has not yet synced is far further out than that,
+    /// while a clock that merely drifts between syncs stays well inside it.
+    public var clockTolerance: Duration = .seconds(300)
 
     /// A connect attempt that has not finished by then is abandoned.
     public var connectTimeout: Duration = .seconds(5)

@@ -1,3 +1,4 @@
+import Drivers
 import Signals
 import WatchCore
 
@@ -5,39 +6,39 @@ import WatchCore
 /// once, the loop arms its timer for `nextDeadline()` and calls `service` then, which moves the
 /// line to where the pattern is at that instant. Nothing sleeps; a late wake-up lands on the
 /// pattern's current step, not on a step that should already be over.
-public final class BuzzerPlayer: Pollable {
+final class BuzzerPlayer: Pollable {
     private let line: any BuzzerLine
-    public private(set) var player = PatternPlayer()
+    private(set) var player = PatternPlayer()
     private var lineOn = false
     private var lastNow: Instant = .zero
 
-    public init(line: any BuzzerLine) {
+    init(line: any BuzzerLine) {
         self.line = line
         line.set(on: false)
     }
 
-    public func play(_ pattern: SoundPattern, now: Instant) {
+    func play(_ pattern: SoundPattern, now: Instant) {
         player.start(pattern, at: now)
         apply(now)
     }
 
-    public func stop(now: Instant) {
+    func stop(now: Instant) {
         player.stop()
         apply(now)
     }
 
     /// True while a pattern is still sounding (a chirp until its end, a repeating one until
     /// stopped).
-    public func isPlaying(now: Instant) -> Bool { player.isPlaying(at: now) }
+    func isPlaying(now: Instant) -> Bool { player.isPlaying(at: now) }
 
-    public func pollRequests() -> [PollRequest] { [] }
+    func pollRequests() -> [PollRequest] { [] }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollRequest], now: Instant) -> [Event] {
         apply(now)
         return []
     }
 
-    public func nextDeadline() -> Instant? { player.nextChange(after: lastNow) }
+    func nextDeadline() -> Instant? { player.nextChange(after: lastNow) }
 
     private func apply(_ now: Instant) {
         lastNow = now

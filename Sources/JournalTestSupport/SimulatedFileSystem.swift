@@ -1,3 +1,4 @@
+import Journal
 import Posix
 /// An in-memory file system that behaves like a pessimistic disk across a power cut, for tests,
 /// fuzzing and benchmarks. `simulateCrash()` forgets everything not made durable:
