@@ -23,6 +23,14 @@ passed=$(grep -c "no crash, no hang" "$out")
 failed=$(grep -E "^  [a-z0-9-]+: FAILED" "$out" | wc -l)
 rm -f "$out"
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
+# Every target must have run: a target dropped from fuzz.sh (or one that ends without a verdict)
+# is a failure, not a smaller pass.
+expected=7
+if [ $((passed + failed)) -ne "$expected" ]; then
+    echo "test-journal: FAILED: $((passed + failed)) of $expected fuzz targets gave a verdict"
+    failed=$((failed + expected - passed - failed))
+    [ "$failed" -gt 0 ] || failed=1
+fi
 echo "test-journal: fuzzing ${seconds}s per target"
 echo "test-journal: $passed passed, $failed failed"
 exit $((rc != 0 || failed != 0))

@@ -82,7 +82,13 @@ check "the test's configuration is read cleanly (its evidence rule is the one it
     test -z "$(grep '^Configuration:' "$D/box.out")"
 if [ -n "$PORT" ]; then
     out=$(/usr/bin/python3 scripts/network/nmea_client.py "$BIN" "$D/run" "$D/box.conf" "$BOX" "$PORT" "$UDP" 2>&1)
+    client_rc=$?
     echo "$out"
+    # An exception after the first check ends the client early: its exit status says so.
+    # (It also exits 1 after a FAILED line; that one is counted below, not twice.)
+    if [ "$client_rc" -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out"; then
+        bad "the NMEA client ran to its end (exit $client_rc)"
+    fi
     passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
     failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
     grep -q -E '^  (ok|FAILED):' <<<"$out" || bad "the NMEA client ran"
