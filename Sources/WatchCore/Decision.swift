@@ -57,4 +57,7 @@ public struct Receipt: Hashable, Sendable {
     public var alarm: AlarmState
     /// The snooze's end, for a snooze.
     public var until: Instant?
+    /// For a new alert radius smaller than the latest reading's accuracy can judge: the smallest
+    /// radius it can (`Watch.smallestJudgeableRadius`).
+    public var judgeable: Meters? = nil
 }

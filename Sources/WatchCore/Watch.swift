@@ -272,6 +272,22 @@ public struct Watch: Sendable {
     /// The accuracy worse than which a fix is no evidence at the current alert radius.
     public var accuracyLimit: Meters { radius * settings.accuracyLimitFraction }
 
+    /// The smallest whole-meter alert radius at which a fix of this accuracy is evidence (the
+    /// inverse of `accuracyLimit`), within the radius range; nil when no radius in range can.
+    public func smallestJudgeableRadius(accuracy: Meters) -> Meters? {
+        guard accuracy.value.isFinite, settings.accuracyLimitFraction > 0 else { return nil }
+        let least = max((accuracy.value / settings.accuracyLimitFraction).rounded(.up), settings.radiusRange.lowerBound.rounded(.up))
+        return least <= settings.radiusRange.upperBound ? Meters(least) : nil
+    }
+
+    /// The latest reading's accuracy, when it is recent and too poor for `radius`.
+    func accuracyTooPoor(for radius: Meters, at now: Instant) -> Meters? {
+        guard let r = lastReading, r.mode != .noFix, r.position != nil, now - r.received <= settings.staleAfter,
+            let accuracy = r.accuracy, accuracy.value > radius.value * settings.accuracyLimitFraction
+        else { return nil }
+        return accuracy
+    }
+
     private func plausible(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
         let dt = max((reading.received - previous.received).seconds, 0)
         let slack: Double = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
@@ -520,7 +536,11 @@ public struct Watch: Sendable {
         if verdict.kind == .cantJudge {
             judgedSince = nil
             if gpsDebt >= settings.gpsGrace, faults[.gpsLost] == nil {
-                raise(Fault(.gpsLost, Copy.gpsLostFault(for: settings.gpsGrace)), into: &out)
+                var reason = CantJudgeReason.noReading
+                if case .cantJudge(let why) = verdict { reason = why }
+                let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
+                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
+                raise(Fault(.gpsLost, message), into: &out)
             }
         } else {
             let since = judgedSince ?? now
@@ -678,7 +698,9 @@ public struct Watch: Sendable {
             }
             radius = r
             rejudgeWindow()
-            accept(decision, chirp: .radiusStep, into: &out)
+            let judgeable = accuracyTooPoor(for: r, at: now).flatMap(smallestJudgeableRadius)
+            out.append(.accepted(Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: nil,
+                                         judgeable: judgeable), chirp: .radiusStep))
         }
     }
 
