@@ -68,6 +68,8 @@ public enum Copy {
         case .mark(.fromSwing): "Anchor marked from the swing at \(receipt.anchor.map { $0.description } ?? "?")"
         case .mark: "Anchor marked at \(receipt.anchor.map { $0.description } ?? "?")"
         case .release: "Anchor released"
+        case .snooze where receipt.silencesFault:
+            "Fault sound snoozed for \(countdown((receipt.until ?? now) - now)): it sounds again if the fault is still there"
         case .snooze: "Snoozed for \(countdown((receipt.until ?? now) - now))"
         case .setRadius:
             if let least = receipt.judgeable {

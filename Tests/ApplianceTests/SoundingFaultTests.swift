@@ -71,4 +71,41 @@ final class SoundingFaultTests: XCTestCase {
         }
         XCTAssertEqual(rig.box.watch.faults[.gpsLost]?.message, "GPS: the receiver has had no position for 1:00, can't judge a drag")
     }
+
+    func testASnoozedFaultSoundsAgainWhenTheSnoozeEndsAndLeavesNoSnoozeRecord() {
+        var rig = Rig()
+        rig.fixes(10, accuracy: 3)
+        _ = rig.decide(.mark(.here))
+        _ = rig.box.handle(.armSwitch(on: true), now: rig.now)
+        _ = rig.box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged")), now: rig.now)
+        XCTAssertTrue(rig.box.watch.faultSounding)
+        rig.trace.events.removeAll()
+        guard case .accepted(let receipt, let saved) = rig.decide(.snooze(episode: 0)) else { return XCTFail("fault snooze refused") }
+        XCTAssertTrue(saved, "a fault snooze needs no record and is confirmed at once")
+        XCTAssertTrue(receipt.silencesFault)
+        XCTAssertTrue(rig.trace.events.contains("siren fault off"), "\(rig.trace.events)")
+        XCTAssertFalse(rig.trace.events.contains("journal synced"), "a fault snooze is not journaled: \(rig.trace.events)")
+        XCTAssertFalse(rig.box.watch.faultSounding)
+        XCTAssertEqual(rig.box.watch.alarm, .armed)
+        // Half way, still quiet; after the snooze's length the fault, still there, sounds again.
+        let snooze = rig.box.watch.settings.snooze
+        rig.now = rig.now + snooze / 2
+        rig.box.handle(.tick, now: rig.now)
+        XCTAssertFalse(rig.box.watch.faultSounding)
+        XCTAssertEqual(rig.box.watch.nextDeadline(after: rig.now).map { $0 <= rig.now + snooze / 2 }, true,
+                       "the snooze's end is a deadline the loop wakes for")
+        rig.trace.events.removeAll()
+        rig.now = rig.now + snooze / 2
+        rig.box.handle(.tick, now: rig.now)
+        XCTAssertTrue(rig.box.watch.faultSounding, "the fault sounds again after its snooze")
+        XCTAssertTrue(rig.trace.events.contains("siren fault"), "\(rig.trace.events)")
+    }
+
+    func testASnoozeWithNothingSoundingIsStillRefused() {
+        var rig = Rig()
+        rig.fixes(10, accuracy: 3)
+        _ = rig.decide(.mark(.here))
+        _ = rig.box.handle(.armSwitch(on: true), now: rig.now)
+        XCTAssertEqual(rig.decide(.snooze(episode: 0)), .refused(.notRinging))
+    }
 }
