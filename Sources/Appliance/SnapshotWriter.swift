@@ -92,6 +92,7 @@ final class SnapshotWriter {
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
         // Why it won't ring, with what can sound (the Systems Check knows the sounders).
         snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
+        snapshot.canSound = SystemsCheck.silence(status, fitted: fitted, absent: absent) == nil
         return snapshot
     }
 

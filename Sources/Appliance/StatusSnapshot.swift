@@ -48,6 +48,10 @@ struct StatusSnapshot: Hashable, Sendable {
     var alarm: Alarm
     /// "Won't ring: alarm is off", "Rings unless the boat comes back"...
     var wontRing: String
+    /// Whether anything on the box can sound the alarm: false with no buzzer and no siren fitted
+    /// (or both faulty), when `wontRing` says "Won't ring: nothing can sound the alarm" and
+    /// every surface says it first.
+    var canSound = true
     var anchor: Coordinate?
     var radius: Meters
     var distance: Meters?
@@ -126,6 +130,7 @@ extension StatusSnapshot {
             ("episode", .int(alarm.episode)),
             ("snoozed_until", .int(alarm.snoozedUntil.map { Int($0.seconds.rounded()) })),
             ("wont_ring", snoozed ? nil : .string(wontRing)),
+            ("can_sound", .bool(canSound)),
             ("anchor", .string(anchor?.description)),
             ("radius", .number(radius.value)),
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
@@ -165,6 +170,7 @@ extension StatusSnapshot {
                 ("snoozed_until", .number(alarm.snoozedUntil?.seconds)),
             ])),
             ("wont_ring", .string(wontRing)),
+            ("can_sound", .bool(canSound)),
             ("anchor", anchor.map { .object([("lat", .number($0.latitude)), ("lon", .number($0.longitude))]) }),
             ("alert_radius_m", .number(radius.value)),
             ("distance_m", .number(distance?.value)),
@@ -216,6 +222,7 @@ extension StatusSnapshot {
             episode: a["episode"]?.int,
             snoozedUntil: a["snoozed_until"]?.double.map(WallTime.init(seconds:)))
         wontRing = try need(json["wont_ring"]?.string, "wont_ring")
+        canSound = json["can_sound"]?.bool ?? true
         if let an = json["anchor"] {
             anchor = try need(
                 Coordinate.validated(latitude: an["lat"]?.double ?? .nan, longitude: an["lon"]?.double ?? .nan), "anchor")

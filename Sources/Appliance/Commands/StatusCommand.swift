@@ -81,6 +81,8 @@ enum StatusCommand: Command {
     /// from the end time the box wrote: the words are the box's (Copy), the clock the reader's.
     static func current(_ s: StatusSnapshot, now: WallTime) -> [String] {
         var out: [String] = []
+        // Nothing can sound the alarm: the worst state an armed box can be in, said first.
+        if !s.canSound { out.append(s.wontRing) }
         var position = s.position.says
         if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
@@ -93,7 +95,7 @@ enum StatusCommand: Command {
             wontRing = Copy.wontRing(verdict: .holding, alarm: .snoozed(until: left, episode: episode), now: .zero)
         }
         out.append(alarm)
-        out.append(wontRing)
+        if s.canSound { out.append(wontRing) }
         if let d = s.distance {
             var line = "Distance to anchor: \(d)"
             if let anchor = s.anchor, let boat = s.glance.boat, d.value >= 1 {
