@@ -116,7 +116,8 @@ enum TestAlarmCommand: Command {
             let sirenBusy = siren.map { $0.isSounding && sirenFault == nil } ?? false
             if (now >= end && !sirenBusy) || elapsed >= limit { break }
 
-            var wake = [end]
+            // Past the end, only the siren (still playing its last notes) wakes the loop.
+            var wake = now < end ? [end] : [start + limit]
             if shown < frames.count { wake.append(start + RingTestPattern.step * shown) }
             if elapsed < buzzerLength, let next = SoundDesign.alarmBuzz.nextChange(after: elapsed) { wake.append(start + next) }
             if let d = siren?.nextDeadline() { wake.append(d) }
