@@ -92,6 +92,13 @@ if [ -n "$PORT" ]; then
     passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
     failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
     grep -q -E '^  (ok|FAILED):' <<<"$out" || bad "the NMEA client ran"
+    echo "NMEA 0183: the anchor as a waypoint (pynmea2's WPL, as a plotter without alert sentences)"
+    out=$(/usr/bin/python3 scripts/network/plotter_waypoint.py "$BIN" "$D/run" "$D/box.conf" "$PORT" 2 2>&1)
+    wpl_rc=$?
+    echo "$out"
+    [ "$wpl_rc" -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "plotter_waypoint.py ended with exit $wpl_rc and no check failing"
+    passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+    failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
