@@ -13,6 +13,8 @@ BIN=${ANCHOR_ALERT_BIN:-.build/debug/anchor-alert}
 [ -x "$BIN" ] || swift build >/dev/null || { echo "test-network: build failed"; exit 1; }
 missing=()
 /usr/bin/python3 -c 'import pynmea2' 2>/dev/null || missing+=("python3-nmea2")
+/usr/bin/python3 -c 'import jinja2' 2>/dev/null || missing+=("python3-jinja2")
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing+=("python3-jsonschema")
 for f in /usr/sbin/mosquitto /usr/bin/mosquitto_sub /usr/bin/mosquitto_pub; do [ -x "$f" ] || missing+=("$f"); done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test-network: missing ${missing[*]} (scripts/packages/network.txt; run scripts/install-deps.sh)"
@@ -92,6 +94,13 @@ if [ -n "$PORT" ]; then
     passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
     failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
     grep -q -E '^  (ok|FAILED):' <<<"$out" || bad "the NMEA client ran"
+    echo "NMEA 0183: the anchor as a waypoint (pynmea2's WPL, as a plotter without alert sentences)"
+    out=$(/usr/bin/python3 scripts/network/plotter_waypoint.py "$BIN" "$D/run" "$D/box.conf" "$PORT" 2 2>&1)
+    wpl_rc=$?
+    echo "$out"
+    [ "$wpl_rc" -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "plotter_waypoint.py ended with exit $wpl_rc and no check failing"
+    passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+    failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
@@ -194,7 +203,8 @@ mosquitto_sub -p "$MQ" -t 'anchor-alert/boat001/#' -t 'homeassistant/+/anchor_al
 for t in status state alarm position faults check online; do
     check "retained anchor-alert/boat001/$t" grep -q "^anchor-alert/boat001/$t " "$D/topics.txt"
 done
-check "Home Assistant discovery: 4 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 4
+# boat001 takes no commands: its five entities, and no snooze button or radius number.
+check "Home Assistant discovery: 5 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 5
 
 # Commands: the control socket's requests on the command topic, answered on the reply topic.
 ep=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['episode'])")
@@ -252,6 +262,13 @@ echo "$out"
 passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
 failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 [ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "mqtt_limits.py exited $rc without a check failing"
+echo "Home Assistant's MQTT discovery (scripts/network/ha_discovery.py)"
+# HA_PYTHON: a Python with the homeassistant package, for its own schemas (Docs/network.md).
+out=$(/usr/bin/python3 scripts/network/ha_discovery.py "$BIN" "$D/ha" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "ha_discovery.py exited $rc without a check failing"
 echo "MQTT with TLS and a per-box user"
 if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
     T=$D/tls; mkdir -p "$T"; chmod 755 "$D" "$T"   # mosquitto drops to its own user

@@ -84,10 +84,7 @@ enum TestAlarmCommand: Command {
         var siren: ALSASiren?
         var sirenFault: Fault?
         if config.sirenEnabled {
-            var s = SirenSettings()
-            s.device = config.sirenDevice
-            s.volume = config.sirenVolume
-            siren = ALSASiren(settings: s, now: MonotonicClock.now())
+            siren = ALSASiren(settings: config.sirenSettings, now: MonotonicClock.now())
         }
         let start = MonotonicClock.now()
         // The buzzer first: starting the siren takes a moment, the first buzz should not.
@@ -187,6 +184,15 @@ extension Configuration {
         s.calmAfter = .seconds(calmAfter)
         s.snoozeLength = watchSettings.snooze
         s.canSound = ConfigCommand.cantSound(self) == nil
+        return s
+    }
+
+    /// The siren's settings from the configuration's siren keys: `run` and `test-alarm` sound
+    /// the same device at the same volume.
+    var sirenSettings: SirenSettings {
+        var s = SirenSettings()
+        s.device = sirenDevice
+        s.volume = sirenVolume
         return s
     }
 

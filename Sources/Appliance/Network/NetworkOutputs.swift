@@ -21,6 +21,7 @@ enum NetworkOutputs {
         let snapshot = runtime.box.observers.compactMap { $0 as? SnapshotWriter }.first
         let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
                               snapshot: snapshot)
+        mqtt.radiusRange = config.watchSettings.radiusRange
         runtime.extraSources.append(mqtt)
         // An announcer: a decision reaches the broker with its receipt, never before.
         runtime.box.announcers.append(mqtt)
