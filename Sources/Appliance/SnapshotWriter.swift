@@ -4,8 +4,12 @@ import Journal
 
 /// The running box's side of the status snapshot. The loop calls `publish` after every turn;
 /// it writes when what the box says changed, and otherwise once per `interval`, so a reader
-/// can tell a quiet box from a stopped one. It never blocks and never throws into the loop: a
-/// failed write is kept in `lastError` and tried again on the next turn.
+/// can tell a quiet box from a stopped one. While it matters (checking, dragging, ringing) it
+/// also follows the readings: a new one, `liveGap` after the last write, rewrites the fields
+/// that move with it (`StatusSnapshot.Live`) after the rest as last encoded, so the status
+/// is never more than about a second behind the journal and such a write costs a few fields,
+/// not the whole snapshot. It never blocks and never throws into the loop: a failed write is
+/// kept in `lastError` and tried again on the next turn.
 final class SnapshotWriter {
     let directory: String
     let interval: Duration
@@ -17,6 +21,14 @@ final class SnapshotWriter {
     private let pid: Int32
     private var lastKey: ChangeKey?
     private var lastWrite: Instant?
+    /// The last whole write's text without its live fields and closing brace (`rest`), and the
+    /// reading the last write showed.
+    private var encodedRest: String?
+    private var lastReading: Instant?
+    /// Live writes follow the readings at most this often: every reading at 1 Hz, about one in
+    /// eight at 10 Hz, so what a reader is shown is within a second of the latest reading.
+    let liveGap: Duration = .milliseconds(750)
+    private(set) var liveWrites = 0
     private var retryAt: Instant?
     private(set) var lastError: SystemError?
     /// How long after a failed write the next try comes: 1 s, doubling to `interval`, so a
@@ -65,12 +77,54 @@ final class SnapshotWriter {
         let key = ChangeKey(status, localRows: localRows)
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
-        guard due || retry || !Self.same(key, lastKey) else { return false }
+        let reading = status.readingAge.map { now - $0 }
+        guard due || retry || !Self.same(key, lastKey) else {
+            guard Self.matters(status), let rest = encodedRest, let reading, reading != lastReading,
+                  let last = lastWrite, now >= last + liveGap
+            else { return false }
+            let live = StatusSnapshot.Live(status: status, now: now, wall: wall, writer: writer(),
+                                           validFor: StatusSnapshot.validity(interval: interval))
+            guard write(Self.text(rest: rest, live: live), now: now, reading: reading) else { return false }
+            liveWrites += 1
+            return true
+        }
         let snapshot = self.snapshot(status, now: now, wall: wall, localRows: localRows)
+        let rest = Self.rest(snapshot)
+        guard write(Self.text(rest: rest, live: snapshot.live), now: now, reading: reading) else { return false }
+        lastKey = key
+        encodedRest = rest
+        return true
+    }
+
+    /// Checking, dragging or ringing: while the skipper may be acting on what the status says.
+    static func matters(_ status: WatchStatus) -> Bool {
+        switch status.verdict {
+        case .checking, .dragging: return true
+        case .noAnchor, .holding, .cantJudge: return status.alarm.kind == .ringing
+        }
+    }
+
+    /// The whole snapshot's text but for its live fields and its closing brace: what a live
+    /// write puts its fields after.
+    static func rest(_ snapshot: StatusSnapshot) -> String {
+        var text = JSON.object(snapshot.staticFields).text(indented: true)
+        text.removeLast(2)  // "\n}"
+        return text
+    }
+
+    /// `rest` and the live fields as one object: the same text as `snapshot.json` indented, and
+    /// a newline (`StatusSnapshotTests` holds the two equal).
+    static func text(rest: String, live: StatusSnapshot.Live) -> String {
+        let fields = JSON.object(live.fields).text(indented: true)
+        // "{\n" ... "\n}": the live object's fields are at the depth of the rest's.
+        return rest + ",\n" + fields.dropFirst(2) + "\n"
+    }
+
+    private func write(_ text: String, now: Instant, reading: Instant?) -> Bool {
         do {
-            try SnapshotFile.write(snapshot.json.text(indented: true) + "\n", directory: directory)
-            lastKey = key
+            try SnapshotFile.write(text, directory: directory)
             lastWrite = now
+            lastReading = reading
             retryAt = nil
             retryDelay = .seconds(1)
             lastError = nil
@@ -84,6 +138,10 @@ final class SnapshotWriter {
         }
     }
 
+    private func writer() -> StatusSnapshot.Writer {
+        .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds())
+    }
+
     /// Compared in place: `key != lastKey` on optionals copied both keys into a pair first.
     private static func same(_ key: ChangeKey, _ last: ChangeKey?) -> Bool {
         guard let last else { return false }
@@ -94,8 +152,7 @@ final class SnapshotWriter {
     /// box announces, `Announcement`).
     func snapshot(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row]) -> StatusSnapshot {
         var snapshot = StatusSnapshot(
-            status: status, now: now, wall: wall,
-            writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
+            status: status, now: now, wall: wall, writer: writer(),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
         // Why it won't ring, with what can sound (the Systems Check knows the sounders).

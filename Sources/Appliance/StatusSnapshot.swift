@@ -81,15 +81,9 @@ extension StatusSnapshot {
         status: WatchStatus, now: Instant, wall: WallTime, writer: Writer, validFor: Duration,
         checks: [SystemsCheck.Row]
     ) {
-        var validUntil = wall + validFor
+        let validUntil = Self.validUntil(status, now: now, wall: wall, validFor: validFor)
         var snoozedUntil: WallTime?
-        if case .snoozed(let until, _) = status.alarm {
-            let end = wall + (until - now)
-            snoozedUntil = end
-            // At the snooze's end the box decides again; until it has written that, this
-            // snapshot must not be believed.
-            validUntil = min(validUntil, end + .seconds(5))
-        }
+        if case .snoozed(let until, _) = status.alarm { snoozedUntil = wall + (until - now) }
         var progress: Double?
         var reason: CantJudgeReason?
         switch status.verdict {
@@ -111,6 +105,15 @@ extension StatusSnapshot {
             faults: status.faults, faultSounding: status.faultSounding,
             wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
             glance: Glance(status))
+    }
+
+    /// How long a snapshot written at `wall` may be believed: `validFor`, and never more than
+    /// 5 s past a snooze's end (at the snooze's end the box decides again; until it has written
+    /// that, this snapshot must not be believed).
+    static func validUntil(_ status: WatchStatus, now: Instant, wall: WallTime, validFor: Duration) -> WallTime {
+        var validUntil = wall + validFor
+        if case .snoozed(let until, _) = status.alarm { validUntil = min(validUntil, wall + (until - now) + .seconds(5)) }
+        return validUntil
     }
 
     /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
@@ -145,17 +148,73 @@ extension StatusSnapshot {
 // MARK: - Encoding
 
 extension StatusSnapshot {
-    var json: JSON {
-        .object(([
+    var json: JSON { .object(staticFields + live.fields) }
+
+    /// What moves with every GPS reading: the frame (who wrote it, when, until when), the
+    /// distance, the reading's arrival and accuracy, the boat's position and the farthest
+    /// distance. While it matters the box rewrites these alone on every reading
+    /// (`SnapshotWriter`), after the rest as it last encoded it: a write of a few fields, not
+    /// of the whole snapshot.
+    struct Live: Hashable, Sendable {
+        var writer: Writer
+        var writtenAt: WallTime
+        var validUntil: WallTime
+        var distance: Meters?
+        var gps: GPS
+        var wander: Meters?
+        var boat: Coordinate?
+        var farthest: Meters?
+
+        init(writer: Writer, writtenAt: WallTime, validUntil: WallTime, distance: Meters?, gps: GPS, wander: Meters?,
+             boat: Coordinate?, farthest: Meters?) {
+            self.writer = writer
+            self.writtenAt = writtenAt
+            self.validUntil = validUntil
+            self.distance = distance
+            self.gps = gps
+            self.wander = wander
+            self.boat = boat
+            self.farthest = farthest
+        }
+
+        /// From the watch's status, as `StatusSnapshot.init(status:...)` takes them.
+        init(status: WatchStatus, now: Instant, wall: WallTime, writer: Writer, validFor: Duration) {
+            self.init(writer: writer, writtenAt: wall, validUntil: StatusSnapshot.validUntil(status, now: now, wall: wall, validFor: validFor),
+                      distance: status.distance, gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
+                      wander: status.wander, boat: status.boat, farthest: status.farthest)
+        }
+
+        var fields: [(String, JSON?)] {
+            [
+                ("box", .object([
+                    ("boot_id", .string(writer.bootID)),
+                    ("pid", .int(Int(writer.pid))),
+                    ("monotonic_s", .number(writer.monotonic)),
+                ])),
+                ("written_at", .number(writtenAt.seconds)),
+                ("valid_until", .number(validUntil.seconds)),
+                ("distance_m", .number(distance?.value)),
+                ("gps", JSON.object([
+                    ("reading_at", .number(gps.readingAt?.seconds)),
+                    ("accuracy_m", .number(gps.accuracy?.value)),
+                    ("wander_m", .number(wander?.value)),
+                ])),
+                ("boat", boat.map(Glance.coordinate)),
+                ("farthest_m", .number(farthest?.value)),
+            ]
+        }
+    }
+
+    var live: Live {
+        Live(writer: writer, writtenAt: writtenAt, validUntil: validUntil, distance: distance, gps: gps, wander: wander,
+             boat: glance.boat, farthest: glance.farthest)
+    }
+
+    /// Everything but `live`.
+    var staticFields: [(String, JSON?)] {
+        ([
             ("format", .string(Self.format)),
             ("version", .int(Self.version)),
-            ("box", .object([
-                ("boot_id", .string(writer.bootID)),
-                ("pid", .int(Int(writer.pid))),
-                ("monotonic_s", .number(writer.monotonic)),
-            ])),
-            ("written_at", .number(writtenAt.seconds)),
-            ("valid_until", .number(validUntil.seconds)),
             ("position", JSON.object([
                 ("verdict", .string(position.verdict.rawValue)),
                 ("says", .string(position.says)),
@@ -173,19 +232,13 @@ extension StatusSnapshot {
             ("can_sound", .bool(canSound)),
             ("anchor", anchor.map { .object([("lat", .number($0.latitude)), ("lon", .number($0.longitude))]) }),
             ("alert_radius_m", .number(radius.value)),
-            ("distance_m", .number(distance?.value)),
-            ("gps", JSON.object([
-                ("reading_at", .number(gps.readingAt?.seconds)),
-                ("accuracy_m", .number(gps.accuracy?.value)),
-                ("wander_m", .number(wander?.value)),
-            ])),
             ("radius_advice", .string(radiusAdvice)),
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
-        ] as [(String, JSON?)]) + glance.fields)
+        ] as [(String, JSON?)]) + glance.fields
     }
 
     struct DecodeError: Error, CustomStringConvertible {

@@ -107,8 +107,8 @@ enum StatusCommand: Command {
         }
         if let far = s.glance.farthest { out.append("Farthest from the anchor since the mark: \(far)") }
         if let at = s.gps.readingAt {
-            // As of the write, like every line above "As of": the box's last reading then.
-            var gps = "GPS reading: \(Int(max(0, (s.writtenAt - at).seconds).rounded())) s old"
+            // Its age now, as this is read: the box follows every reading while it matters.
+            var gps = "GPS reading: \(Int(max(0, (now - at).seconds).rounded())) s old"
             gps += s.gps.accuracy.map { ", accuracy \($0)" } ?? ", the receiver reports no accuracy"
             out.append(gps)
         } else {
