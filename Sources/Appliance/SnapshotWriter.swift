@@ -4,11 +4,11 @@ import Journal
 
 /// The running box's side of the status snapshot. The loop calls `publish` after every turn;
 /// it writes when what the box says changed, and otherwise once per `interval`, so a reader
-/// can tell a quiet box from a stopped one. While it matters (checking, dragging, ringing) it
-/// also follows the readings: a new one, `liveGap` after the last write, rewrites the fields
-/// that move with it (`StatusSnapshot.Live`) after the rest as last encoded, so the status
-/// is never more than about a second behind the journal and such a write costs a few fields,
-/// not the whole snapshot. It never blocks and never throws into the loop: a failed write is
+/// can tell a quiet box from a stopped one. It also follows the readings: a new one, `liveGap`
+/// after the last write while it matters (checking, dragging, ringing) and `quietGap` after it
+/// otherwise, rewrites the fields that move with it (`StatusSnapshot.Live`) after the rest as
+/// last encoded, so while it matters the status is never more than about a second behind the
+/// journal, and such a write costs a few fields, not the whole snapshot. It never blocks and never throws into the loop: a failed write is
 /// kept in `lastError` and tried again on the next turn.
 final class SnapshotWriter {
     let directory: String
@@ -25,9 +25,13 @@ final class SnapshotWriter {
     /// reading the last write showed.
     private var encodedRest: String?
     private var lastReading: Instant?
-    /// Live writes follow the readings at most this often: every reading at 1 Hz, about one in
-    /// eight at 10 Hz, so what a reader is shown is within a second of the latest reading.
-    let liveGap: Duration = .milliseconds(750)
+    /// While it matters, live writes follow the readings at most this often: every reading at
+    /// 1 Hz, about one in eight at 10 Hz, so what a reader is shown is within a second of the
+    /// latest reading.
+    static let liveGap: Duration = .milliseconds(750)
+    /// Otherwise (holding, alarm off, can't judge) at most this often: the reading's age a
+    /// reader counts stays under a few seconds, for a write every 50 readings at 10 Hz.
+    static let quietGap: Duration = .seconds(5)
     private(set) var liveWrites = 0
     private var retryAt: Instant?
     private(set) var lastError: SystemError?
@@ -79,8 +83,8 @@ final class SnapshotWriter {
         let retry = retryAt.map { now >= $0 } ?? false
         let reading = status.readingAge.map { now - $0 }
         guard due || retry || !Self.same(key, lastKey) else {
-            guard Self.matters(status), let rest = encodedRest, let reading, reading != lastReading,
-                  let last = lastWrite, now >= last + liveGap
+            guard let rest = encodedRest, let reading, reading != lastReading, let last = lastWrite,
+                  now >= last + (Self.matters(status) ? Self.liveGap : Self.quietGap)
             else { return false }
             let live = StatusSnapshot.Live(status: status, now: now, wall: wall, writer: writer(),
                                            validFor: StatusSnapshot.validity(interval: interval))
@@ -162,16 +166,16 @@ final class SnapshotWriter {
     }
 
     /// The part of what the box says whose change is worth a write at once, taken straight from
-    /// the watch's status: the verdict (checking's progress in twentieths), the alarm, why it
-    /// won't ring, the anchor, the radius, the faults, and what the Systems Check rows are made
-    /// of (`SystemsCheck.boxRows` reads the faults, the verdict, whether a reading came, and the
-    /// monitor's rows). The distance, the accuracy and the reading's age (which move with every
-    /// fix of a swinging boat: 119 writes in 70 s when they counted) and a snooze's countdown
-    /// (the reader counts down from `snoozed_until`) wait for the steady rate. Equal keys mean
+    /// the watch's status: the verdict, the alarm, why it won't ring, the anchor, the radius, the
+    /// faults, and what the Systems Check rows are made of (`SystemsCheck.boxRows` reads the
+    /// faults, the verdict, whether a reading came, and the monitor's rows). The distance, the
+    /// accuracy, the reading's age and checking's progress (which move with every fix: 119
+    /// writes in 70 s of a swinging boat when they counted) wait for the steady rate, or, while
+    /// it matters, go with the next live write (`StatusSnapshot.Live`); a snooze's countdown
+    /// waits for the steady rate (the reader counts down from `snoozed_until`). Equal keys mean
     /// equal `StatusSnapshot.content`; a field added there that must write at once goes here too.
     struct ChangeKey: Equatable {
         var verdict: PositionVerdict.Kind
-        var progressStep: Int?
         var cantJudge: CantJudgeReason?
         var alarm: AlarmState
         var wontRing: String?
@@ -189,7 +193,6 @@ final class SnapshotWriter {
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
             switch status.verdict {
-            case .checking(let p): progressStep = Int((p * 20).rounded())
             case .cantJudge(let r): cantJudge = r
             default: break
             }

@@ -25,6 +25,36 @@ struct StatusSnapshot: Hashable, Sendable {
         var progress: Double?
         var cantJudge: CantJudgeReason?
         var cantJudgeSays: String?
+
+        init(verdict: PositionVerdict.Kind, says: String, progress: Double?, cantJudge: CantJudgeReason?, cantJudgeSays: String?) {
+            self.verdict = verdict
+            self.says = says
+            self.progress = progress
+            self.cantJudge = cantJudge
+            self.cantJudgeSays = cantJudgeSays
+        }
+
+        init(_ v: PositionVerdict) {
+            var progress: Double?
+            var reason: CantJudgeReason?
+            switch v {
+            case .checking(let p): progress = p
+            case .cantJudge(let r): reason = r
+            default: break
+            }
+            self.init(verdict: v.kind, says: Copy.verdict(v.kind), progress: progress, cantJudge: reason,
+                      cantJudgeSays: reason.map(Copy.cantJudge))
+        }
+
+        var json: JSON {
+            .object([
+                ("verdict", .string(verdict.rawValue)),
+                ("says", .string(says)),
+                ("progress", .number(progress)),
+                ("cant_judge", .string(cantJudge?.rawValue)),
+                ("cant_judge_says", .string(cantJudgeSays)),
+            ])
+        }
     }
 
     struct Alarm: Hashable, Sendable {
@@ -84,18 +114,9 @@ extension StatusSnapshot {
         let validUntil = Self.validUntil(status, now: now, wall: wall, validFor: validFor)
         var snoozedUntil: WallTime?
         if case .snoozed(let until, _) = status.alarm { snoozedUntil = wall + (until - now) }
-        var progress: Double?
-        var reason: CantJudgeReason?
-        switch status.verdict {
-        case .checking(let p): progress = p
-        case .cantJudge(let r): reason = r
-        default: break
-        }
         self.init(
             writer: writer, writtenAt: wall, validUntil: validUntil,
-            position: Position(
-                verdict: status.verdict.kind, says: Copy.verdict(status.verdict.kind), progress: progress,
-                cantJudge: reason, cantJudgeSays: reason.map(Copy.cantJudge)),
+            position: Position(status.verdict),
             alarm: Alarm(
                 state: status.alarm.kind, says: Copy.alarm(status.alarm, now: now), episode: status.alarm.episode,
                 snoozedUntil: snoozedUntil),
@@ -126,7 +147,6 @@ extension StatusSnapshot {
         let snoozed = alarm.state == .snoozed
         return .object([
             ("verdict", .string(position.verdict.rawValue)),
-            ("progress_step", .int(position.progress.map { Int(($0 * 20).rounded()) })),
             ("cant_judge", .string(position.cantJudge?.rawValue)),
             ("alarm", .string(alarm.state.rawValue)),
             ("alarm_says", snoozed ? nil : .string(alarm.says)),
@@ -151,11 +171,12 @@ extension StatusSnapshot {
     var json: JSON { .object(staticFields + live.fields) }
 
     /// What moves with every GPS reading: the frame (who wrote it, when, until when), the
-    /// distance, the reading's arrival and accuracy, the boat's position and the farthest
-    /// distance. While it matters the box rewrites these alone on every reading
+    /// position (checking's progress), the distance, the reading's arrival and accuracy, the
+    /// boat's position and the farthest distance. While it matters the box rewrites these alone on every reading
     /// (`SnapshotWriter`), after the rest as it last encoded it: a write of a few fields, not
     /// of the whole snapshot.
     struct Live: Hashable, Sendable {
+        var position: Position
         var writer: Writer
         var writtenAt: WallTime
         var validUntil: WallTime
@@ -165,8 +186,9 @@ extension StatusSnapshot {
         var boat: Coordinate?
         var farthest: Meters?
 
-        init(writer: Writer, writtenAt: WallTime, validUntil: WallTime, distance: Meters?, gps: GPS, wander: Meters?,
-             boat: Coordinate?, farthest: Meters?) {
+        init(position: Position, writer: Writer, writtenAt: WallTime, validUntil: WallTime, distance: Meters?, gps: GPS,
+             wander: Meters?, boat: Coordinate?, farthest: Meters?) {
+            self.position = position
             self.writer = writer
             self.writtenAt = writtenAt
             self.validUntil = validUntil
@@ -179,13 +201,14 @@ extension StatusSnapshot {
 
         /// From the watch's status, as `StatusSnapshot.init(status:...)` takes them.
         init(status: WatchStatus, now: Instant, wall: WallTime, writer: Writer, validFor: Duration) {
-            self.init(writer: writer, writtenAt: wall, validUntil: StatusSnapshot.validUntil(status, now: now, wall: wall, validFor: validFor),
+            self.init(position: Position(status.verdict), writer: writer, writtenAt: wall, validUntil: StatusSnapshot.validUntil(status, now: now, wall: wall, validFor: validFor),
                       distance: status.distance, gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
                       wander: status.wander, boat: status.boat, farthest: status.farthest)
         }
 
         var fields: [(String, JSON?)] {
             [
+                ("position", position.json),
                 ("box", .object([
                     ("boot_id", .string(writer.bootID)),
                     ("pid", .int(Int(writer.pid))),
@@ -206,7 +229,7 @@ extension StatusSnapshot {
     }
 
     var live: Live {
-        Live(writer: writer, writtenAt: writtenAt, validUntil: validUntil, distance: distance, gps: gps, wander: wander,
+        Live(position: position, writer: writer, writtenAt: writtenAt, validUntil: validUntil, distance: distance, gps: gps, wander: wander,
              boat: glance.boat, farthest: glance.farthest)
     }
 
@@ -215,13 +238,6 @@ extension StatusSnapshot {
         ([
             ("format", .string(Self.format)),
             ("version", .int(Self.version)),
-            ("position", JSON.object([
-                ("verdict", .string(position.verdict.rawValue)),
-                ("says", .string(position.says)),
-                ("progress", .number(position.progress)),
-                ("cant_judge", .string(position.cantJudge?.rawValue)),
-                ("cant_judge_says", .string(position.cantJudgeSays)),
-            ])),
             ("alarm", JSON.object([
                 ("state", .string(alarm.state.rawValue)),
                 ("says", .string(alarm.says)),

@@ -131,7 +131,7 @@ final class StatusSnapshotTests: XCTestCase {
     }
 
     /// While checking, dragging or ringing the snapshot follows the readings (a new one, at most
-    /// every `liveGap`); while holding a new reading waits for the steady rate.
+    /// every `liveGap`); while holding only every `quietGap`.
     func testWhileItMattersTheWriterFollowsEveryReading() throws {
         let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         let base = WallTime.now()
@@ -170,8 +170,11 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertTrue(publish(holding, at: 20))
         var moved = holding
         moved.distance = Meters((holding.distance?.value ?? 0) + 2)
-        XCTAssertFalse(publish(moved, at: 21), "holding: a new reading waits for the steady rate")
-        XCTAssertEqual(writer.liveWrites, 2)
+        XCTAssertFalse(publish(moved, at: 21), "holding: a new reading 1 s after a write waits")
+        moved.distance = Meters((holding.distance?.value ?? 0) + 3)
+        XCTAssertFalse(publish(moved, at: 24.9))
+        XCTAssertTrue(publish(moved, at: 25), "and is written 5 s after it")
+        XCTAssertEqual(writer.liveWrites, 3)
     }
 
     /// The writer decides from `ChangeKey` without building the snapshot; the key must change

@@ -12,7 +12,8 @@ enum StatusCommand: Command {
         Prints what the running box last said, if it may still be believed: the position
         (Holding, Checking, Dragging, Can't judge), the alarm, why it won't ring, the distance
         to the anchor, the GPS reading, faults. The box writes its status on every change and
-        every 30 s; a status past its time is not shown: the box is not answering.
+        every 30 s, and while checking, dragging or ringing with the readings (within about a
+        second); a status past its time is not shown: the box is not answering.
 
           --json               one JSON object: {"box": "answering" | "not_answering" |
                                "not_running", "last_heard": <unix s>, "status": {...}}
