@@ -8,8 +8,9 @@ import Journal
 /// after the last write while it matters (checking, dragging, ringing) and `quietGap` after it
 /// otherwise, rewrites the fields that move with it (`StatusSnapshot.Live`) after the rest as
 /// last encoded, so while it matters the status is never more than about a second behind the
-/// journal, and such a write costs a few fields, not the whole snapshot. It never blocks and never throws into the loop: a failed write is
-/// kept in `lastError` and tried again on the next turn.
+/// journal, and such a write costs a few fields, not the whole snapshot. It never blocks and
+/// never throws into the loop: a failed write is kept in `lastError` and tried again on the
+/// next turn.
 final class SnapshotWriter {
     let directory: String
     let interval: Duration
