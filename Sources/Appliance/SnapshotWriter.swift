@@ -27,9 +27,9 @@ final class SnapshotWriter {
     private var encodedRest: String?
     private var lastReading: Instant?
     /// While it matters, live writes follow the readings at most this often: every reading at
-    /// 1 Hz, about one in eight at 10 Hz, so what a reader is shown is within a second of the
+    /// 1 Hz, about one in ten at 10 Hz, so what a reader is shown is within a second of the
     /// latest reading.
-    static let liveGap: Duration = .milliseconds(750)
+    static let liveGap: Duration = .milliseconds(900)
     /// Otherwise (holding, alarm off, can't judge) at most this often: the reading's age a
     /// reader counts stays under a few seconds, for a write every 50 readings at 10 Hz.
     static let quietGap: Duration = .seconds(5)
