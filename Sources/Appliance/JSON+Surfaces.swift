@@ -57,3 +57,56 @@ extension JSONValue {
         try parse(String(decoding: bytes, as: UTF8.self))
     }
 }
+
+/// An object's fields written straight into the text as `JSONValue.text(indented: true)` lays
+/// them out (two spaces a level, nil fields left out, an empty object as "{}"), without building
+/// the `JSONValue` first: for the snapshot's live writes, a few fields after every reading while
+/// it matters (`StatusSnapshot.Live.write`; `StatusSnapshotTests` holds the two texts equal).
+struct IndentedFields {
+    var out: String
+    /// The depth of the object whose fields these are (0: the top level).
+    let depth: Int
+    private var first = true
+
+    /// `first: false` when fields of this object were already written before these.
+    init(into out: String, depth: Int, first: Bool = true) {
+        self.out = out
+        self.depth = depth
+        self.first = first
+    }
+
+    private mutating func key(_ k: String) {
+        out += first ? "\n" : ",\n"
+        first = false
+        for _ in 0...depth { out += "  " }
+        JSONValue.quote(k, into: &out)
+        out += ": "
+    }
+
+    mutating func number(_ k: String, _ v: Double?) {
+        guard let v else { return }
+        key(k)
+        out += JSONValue.format(v)
+    }
+
+    mutating func int(_ k: String, _ v: Int?) { number(k, v.map(Double.init)) }
+
+    mutating func string(_ k: String, _ v: String?) {
+        guard let v else { return }
+        key(k)
+        JSONValue.quote(v, into: &out)
+    }
+
+    mutating func object(_ k: String, _ body: (inout IndentedFields) -> Void) {
+        key(k)
+        out += "{"
+        var inner = IndentedFields(into: "", depth: depth + 1)
+        swap(&inner.out, &out)
+        body(&inner)
+        swap(&inner.out, &out)
+        guard !inner.first else { return out += "}" }
+        out += "\n"
+        for _ in 0..<(depth + 1) { out += "  " }
+        out += "}"
+    }
+}

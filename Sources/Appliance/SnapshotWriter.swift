@@ -120,9 +120,9 @@ final class SnapshotWriter {
     /// `rest` and the live fields as one object: the same text as `snapshot.json` indented, and
     /// a newline (`StatusSnapshotTests` holds the two equal).
     static func text(rest: String, live: StatusSnapshot.Live) -> String {
-        let fields = JSON.object(live.fields).text(indented: true)
-        // "{\n" ... "\n}": the live object's fields are at the depth of the rest's.
-        return rest + ",\n" + fields.dropFirst(2) + "\n"
+        var fields = IndentedFields(into: rest, depth: 0, first: false)
+        live.write(into: &fields)
+        return fields.out + "\n}\n"
     }
 
     private func write(_ text: String, now: Instant, reading: Instant?) -> Bool {

@@ -206,6 +206,38 @@ extension StatusSnapshot {
                       wander: status.wander, boat: status.boat, farthest: status.farthest)
         }
 
+        /// `fields`, written after `out`'s fields at the top level: the same text the JSON
+        /// would give, without building it.
+        func write(into fields: inout IndentedFields) {
+            fields.object("position") { p in
+                p.string("verdict", position.verdict.rawValue)
+                p.string("says", position.says)
+                p.number("progress", position.progress)
+                p.string("cant_judge", position.cantJudge?.rawValue)
+                p.string("cant_judge_says", position.cantJudgeSays)
+            }
+            fields.object("box") { b in
+                b.string("boot_id", writer.bootID)
+                b.int("pid", Int(writer.pid))
+                b.number("monotonic_s", writer.monotonic)
+            }
+            fields.number("written_at", writtenAt.seconds)
+            fields.number("valid_until", validUntil.seconds)
+            fields.number("distance_m", distance?.value)
+            fields.object("gps") { g in
+                g.number("reading_at", gps.readingAt?.seconds)
+                g.number("accuracy_m", gps.accuracy?.value)
+                g.number("wander_m", wander?.value)
+            }
+            if let boat {
+                fields.object("boat") { c in
+                    c.number("lat", boat.latitude)
+                    c.number("lon", boat.longitude)
+                }
+            }
+            fields.number("farthest_m", farthest?.value)
+        }
+
         var fields: [(String, JSON?)] {
             [
                 ("position", position.json),

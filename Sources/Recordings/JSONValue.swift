@@ -80,7 +80,7 @@ extension JSONValue {
 
     /// Integers print without a fraction; others with up to 7 decimals (sub-centimeter for
     /// degrees), trailing zeros trimmed. Non-finite numbers are not JSON: they print as null.
-    static func format(_ n: Double) -> String {
+    public static func format(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
         let scaled = (abs(n) * 10_000_000.0).rounded()
@@ -124,7 +124,7 @@ extension JSONValue {
         }
     }
 
-    static func quote(_ s: String, into out: inout String) {
+    public static func quote(_ s: String, into out: inout String) {
         out += "\""
         // Most strings need no escape: appended whole, not a scalar at a time.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {

@@ -128,6 +128,17 @@ final class StatusSnapshotTests: XCTestCase {
             let s = snapshot(sample(kind))
             XCTAssertEqual(SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), s.json.text(indented: true) + "\n", kind)
         }
+        // Every live field unknown: left out, and the GPS object empty.
+        var (bare, now) = sample("holding")
+        bare.verdict = .cantJudge(.noReading)
+        bare.distance = nil
+        bare.readingAge = nil
+        bare.accuracy = nil
+        bare.boat = nil
+        bare.farthest = nil
+        let s = snapshot((bare, now))
+        XCTAssertEqual(SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), s.json.text(indented: true) + "\n")
+        XCTAssertTrue(s.json.text(indented: true).contains("\"gps\": {}"))
     }
 
     /// While checking, dragging or ringing the snapshot follows the readings (a new one, at most
