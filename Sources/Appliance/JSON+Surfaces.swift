@@ -58,55 +58,76 @@ extension JSONValue {
     }
 }
 
-/// An object's fields written straight into the text as `JSONValue.text(indented: true)` lays
-/// them out (two spaces a level, nil fields left out, an empty object as "{}"), without building
-/// the `JSONValue` first: for the snapshot's live writes, a few fields after every reading while
-/// it matters (`StatusSnapshot.Live.write`; `StatusSnapshotTests` holds the two texts equal).
+/// An object's fields written straight into the text's bytes as `JSONValue.text(indented: true)`
+/// lays them out (two spaces a level, nil fields left out, an empty object as "{}"), without
+/// building the `JSONValue` or a String a piece: for the snapshot's live writes, a few fields
+/// after every reading while it matters (`StatusSnapshot.Live.write`; `StatusSnapshotTests`
+/// holds the two texts equal). Measured: String appends were most of a live write's cost.
 struct IndentedFields {
-    var out: String
+    var out: [UInt8]
     /// The depth of the object whose fields these are (0: the top level).
     let depth: Int
     private var first = true
 
     /// `first: false` when fields of this object were already written before these.
-    init(into out: String, depth: Int, first: Bool = true) {
+    init(into out: [UInt8], depth: Int, first: Bool = true) {
         self.out = out
         self.depth = depth
         self.first = first
     }
 
-    private mutating func key(_ k: String) {
-        out += first ? "\n" : ",\n"
+    private mutating func pad(_ levels: Int) {
+        for _ in 0..<levels {
+            out.append(0x20)
+            out.append(0x20)
+        }
+    }
+
+    private mutating func key(_ k: StaticString) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        out.append(UInt8(ascii: "\n"))
         first = false
-        for _ in 0...depth { out += "  " }
-        JSONValue.quote(k, into: &out)
-        out += ": "
+        pad(depth + 1)
+        out.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+        out.append(0x20)
     }
 
-    mutating func number(_ k: String, _ v: Double?) {
+    mutating func number(_ k: StaticString, _ v: Double?) {
         guard let v else { return }
         key(k)
-        out += JSONValue.format(v)
+        out.append(contentsOf: JSONValue.format(v).utf8)
     }
 
-    mutating func int(_ k: String, _ v: Int?) { number(k, v.map(Double.init)) }
+    mutating func int(_ k: StaticString, _ v: Int?) { number(k, v.map(Double.init)) }
 
-    mutating func string(_ k: String, _ v: String?) {
+    mutating func string(_ k: StaticString, _ v: String?) {
         guard let v else { return }
         key(k)
-        JSONValue.quote(v, into: &out)
+        if v.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            var quoted = ""
+            JSONValue.quote(v, into: &quoted)
+            out.append(contentsOf: quoted.utf8)
+        } else {
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: v.utf8)
+            out.append(UInt8(ascii: "\""))
+        }
     }
 
-    mutating func object(_ k: String, _ body: (inout IndentedFields) -> Void) {
+    mutating func object(_ k: StaticString, _ body: (inout IndentedFields) -> Void) {
         key(k)
-        out += "{"
-        var inner = IndentedFields(into: "", depth: depth + 1)
+        out.append(UInt8(ascii: "{"))
+        var inner = IndentedFields(into: [], depth: depth + 1)
         swap(&inner.out, &out)
         body(&inner)
         swap(&inner.out, &out)
-        guard !inner.first else { return out += "}" }
-        out += "\n"
-        for _ in 0..<(depth + 1) { out += "  " }
-        out += "}"
+        if !inner.first {
+            out.append(UInt8(ascii: "\n"))
+            pad(depth + 1)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 }

@@ -24,7 +24,7 @@ final class SnapshotWriter {
     private var lastWrite: Instant?
     /// The last whole write's text without its live fields and closing brace (`rest`), and the
     /// reading the last write showed.
-    private var encodedRest: String?
+    private var encodedRest: [UInt8]?
     private var lastReading: Instant?
     /// While it matters, live writes follow the readings at most this often: every reading at
     /// 1 Hz, about one in ten at 10 Hz, so what a reader is shown is within a second of the
@@ -111,23 +111,25 @@ final class SnapshotWriter {
 
     /// The whole snapshot's text but for its live fields and its closing brace: what a live
     /// write puts its fields after.
-    static func rest(_ snapshot: StatusSnapshot) -> String {
-        var text = JSON.object(snapshot.staticFields).text(indented: true)
+    static func rest(_ snapshot: StatusSnapshot) -> [UInt8] {
+        var text = Array(JSON.object(snapshot.staticFields).text(indented: true).utf8)
         text.removeLast(2)  // "\n}"
         return text
     }
 
     /// `rest` and the live fields as one object: the same text as `snapshot.json` indented, and
     /// a newline (`StatusSnapshotTests` holds the two equal).
-    static func text(rest: String, live: StatusSnapshot.Live) -> String {
+    static func text(rest: [UInt8], live: StatusSnapshot.Live) -> [UInt8] {
         var fields = IndentedFields(into: rest, depth: 0, first: false)
+        fields.out.reserveCapacity(rest.count + 1024)
         live.write(into: &fields)
-        return fields.out + "\n}\n"
+        fields.out.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "}"), UInt8(ascii: "\n")])
+        return fields.out
     }
 
-    private func write(_ text: String, now: Instant, reading: Instant?) -> Bool {
+    private func write(_ text: [UInt8], now: Instant, reading: Instant?) -> Bool {
         do {
-            try SnapshotFile.write(text, directory: directory)
+            try SnapshotFile.write(bytes: text, directory: directory)
             lastWrite = now
             lastReading = reading
             retryAt = nil

@@ -126,7 +126,8 @@ final class StatusSnapshotTests: XCTestCase {
     func testALiveWriteIsTheWholeSnapshotsText() {
         for kind in ["holding", "checking", "snoozed"] {
             let s = snapshot(sample(kind))
-            XCTAssertEqual(SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), s.json.text(indented: true) + "\n", kind)
+            XCTAssertEqual(String(decoding: SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), as: UTF8.self),
+                           s.json.text(indented: true) + "\n", kind)
         }
         // Every live field unknown: left out, and the GPS object empty.
         var (bare, now) = sample("holding")
@@ -137,7 +138,8 @@ final class StatusSnapshotTests: XCTestCase {
         bare.boat = nil
         bare.farthest = nil
         let s = snapshot((bare, now))
-        XCTAssertEqual(SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), s.json.text(indented: true) + "\n")
+        XCTAssertEqual(String(decoding: SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), as: UTF8.self),
+                       s.json.text(indented: true) + "\n")
         XCTAssertTrue(s.json.text(indented: true).contains("\"gps\": {}"))
     }
 
