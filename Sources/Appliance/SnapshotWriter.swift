@@ -19,12 +19,17 @@ final class SnapshotWriter {
     private var lastWrite: Instant?
     private var retryAt: Instant?
     private(set) var lastError: SystemError?
+    /// How long after a failed write the next try comes: 1 s, doubling to `interval`, so a
+    /// directory that stays unwritable costs a wakeup per interval, not one a second.
+    private var retryDelay: Duration = .seconds(1)
     private(set) var writes = 0
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
 
+    /// Never fails: a directory it can't make is `lastError`, and every write tries again, so the
+    /// parts that publish the status it builds (MQTT) work without the file.
     init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(30),
-         fitted: Set<SystemsCheck.Component>) throws {
+         fitted: Set<SystemsCheck.Component>) {
         self.directory = directory
         self.interval = interval
         self.fitted = fitted
@@ -32,7 +37,11 @@ final class SnapshotWriter {
         self.pid = Process.id
         // Owner and group may enter (the control socket's group reaches the socket); others
         // can still read the snapshot through the directory's read and search bits.
-        try Files.makeDirectories(directory, mode: 0o755)
+        do {
+            try Files.makeDirectories(directory, mode: 0o755)
+        } catch let e as SystemError {
+            lastError = e
+        } catch {}
     }
 
     /// When the loop must call `publish` again even if nothing happens. The steady write is due
@@ -63,15 +72,14 @@ final class SnapshotWriter {
             lastKey = key
             lastWrite = now
             retryAt = nil
+            retryDelay = .seconds(1)
             lastError = nil
             writes += 1
             return true
-        } catch let e as SystemError {
-            lastError = e
-            retryAt = now + .seconds(1)
-            return false
         } catch {
-            retryAt = now + .seconds(1)
+            if let e = error as? SystemError { lastError = e }
+            retryAt = now + retryDelay
+            retryDelay = min(retryDelay * 2, max(interval, .seconds(1)))
             return false
         }
     }

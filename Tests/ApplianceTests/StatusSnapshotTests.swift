@@ -85,7 +85,7 @@ final class StatusSnapshotTests: XCTestCase {
     }
 
     func testWriterWritesOnChangeAndAtItsSteadyRateOnly() throws {
-        let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         // The loop's monotonic and wall clocks advance together.
         let base = WallTime.now()
         func publish(_ status: WatchStatus, at t: Double) -> Bool {
@@ -152,7 +152,7 @@ final class StatusSnapshotTests: XCTestCase {
     }
 
     func testAWriterThatFindsTheLockHeldSkipsAndRetriesWithoutBlocking() throws {
-        let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         let fd = open(dir + "/" + SnapshotFile.lockName, O_RDWR | O_CREAT, 0o644)
         XCTAssertEqual(flock(fd, LOCK_EX), 0)
         // flock locks belong to the open file description: a second open in this process
@@ -167,8 +167,27 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertNil(writer.lastError)
     }
 
+    /// A runtime directory that can't be made (a path under a regular file): the writer is still
+    /// made (MQTT publishes the status it builds), says why, and tries again less and less often,
+    /// up to once an interval, so a box left like that for a night does not wake every second.
+    func testAnUnwritableDirectoryIsRetriedNoFasterThanTheIntervalAtLength() throws {
+        let file = dir + "/plain-file"
+        XCTAssertEqual(close(open(file, O_WRONLY | O_CREAT, 0o644)), 0)
+        let writer = SnapshotWriter(directory: file + "/run", interval: .seconds(30), fitted: [])
+        XCTAssertNotNil(writer.lastError, "the directory could not be made")
+        var now = Instant(seconds: 0)
+        var gaps: [Double] = []
+        for _ in 0..<8 {
+            XCTAssertFalse(writer.publish(sample().0, now: now))
+            let next = try XCTUnwrap(writer.nextDeadline())
+            gaps.append((next - now).seconds)
+            now = next
+        }
+        XCTAssertEqual(gaps, [1, 2, 4, 8, 16, 30, 30, 30])
+    }
+
     func testTheFileIsReplacedWholeAndLeavesNoTempBehind() throws {
-        let writer = try SnapshotWriter(directory: dir, interval: .seconds(1), fitted: [])
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(1), fitted: [])
         for i in 0..<50 {
             writer.publish(sample(i % 2 == 0 ? "holding" : "snoozed").0, now: Instant(seconds: Double(i * 2)))
             guard case .current = SnapshotReading.read(directory: dir) else { return XCTFail("unreadable after write \(i)") }
