@@ -247,6 +247,11 @@ try:
     d = s.wait_for(notification("notifications.navigation.anchor", "alarm", ["visual", "sound"]), 90)
     check("ringing: notifications.navigation.anchor is an alarm with sound (%s)"
           % (values(d).get("notifications.navigation.anchor") if d else None), d is not None)
+    t0 = len(s.deltas)
+    s.pump(4)
+    # The simulated boat gives 10 readings a second here (--speed 10), each a few decimeters on.
+    check("while ringing and dragging, about one delta a second (%d in 4 s)" % (len(s.deltas) - t0),
+          1 <= len(s.deltas) - t0 <= 6)
     r = cli("snooze", "--runtime-dir", run, "--config", conf)
     d = s.wait_for(notification("notifications.navigation.anchor", "alarm", ["visual"]), 15)
     check("snoozed: still an alarm, shown, without sound (%s; snooze exit %d)"

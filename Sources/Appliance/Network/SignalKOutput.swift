@@ -75,13 +75,20 @@ final class SignalKOutput: Pollable, BoxObserver {
         lastStatus = status
         let anchor = SignalKDelta.anchor(status, now: now)
         let gnss = SignalKDelta.gnss(status)
-        let changed = said.map { $0.anchor != anchor || $0.gnss != gnss || $0.mark != status.anchor || $0.radius != status.radius } ?? true
+        // A change of state, of the mark, the radius or a fault goes out at once; a message
+        // that only moves with the distance ("Dragging: 62 m ...") rides with the distance.
+        let changed = said.map {
+            $0.anchor.state != anchor.state || $0.anchor.method != anchor.method || $0.gnss != gnss
+                || $0.mark != status.anchor || $0.radius != status.radius
+        } ?? true
+        let due = lastLineAt.map { now >= $0 + Self.distanceEvery } ?? true
         if changed {
             said = (anchor, gnss, status.anchor, status.radius)
             send(SignalKDelta.line(status, now: now, wall: wall(), notifications: true), now: now)
-        } else if status.anchor != nil, status.distance != lastDistance,
-                  lastLineAt.map({ now >= $0 + Self.distanceEvery }) ?? true {
-            send(SignalKDelta.line(status, now: now, wall: wall(), notifications: false), now: now)
+        } else if due, status.anchor != nil, status.distance != lastDistance || said?.anchor != anchor {
+            let words = said?.anchor != anchor
+            said?.anchor = anchor
+            send(SignalKDelta.line(status, now: now, wall: wall(), notifications: words), now: now)
         }
     }
 
