@@ -84,13 +84,14 @@ enum SignalKDelta {
 
     /// RFC 3339 in UTC with milliseconds, as the specification's `timestamp` asks (ends in Z).
     static func timestamp(_ wall: Double) -> String {
-        let t = CalendarTime(seconds: wall, utc: true)
+        // Whole milliseconds first, so a fraction is never split by binary rounding (.999 as .998).
+        let ms = Int64((wall * 1000).rounded())
+        let t = CalendarTime(seconds: Double(ms / 1000), utc: true)
         func pad(_ n: Int, _ width: Int) -> String {
             var s = String(n)
             while s.count < width { s = "0" + s }
             return s
         }
-        let ms = Int(((wall - wall.rounded(.down)) * 1000).rounded(.down))
-        return "\(pad(t.year, 4))-\(pad(t.month, 2))-\(pad(t.day, 2))T\(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2)).\(pad(ms, 3))Z"
+        return "\(pad(t.year, 4))-\(pad(t.month, 2))-\(pad(t.day, 2))T\(pad(t.hour, 2)):\(pad(t.minute, 2)):\(pad(t.second, 2)).\(pad(Int(ms % 1000), 3))Z"
     }
 }
