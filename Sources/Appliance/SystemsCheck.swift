@@ -64,7 +64,7 @@ enum SystemsCheck {
             case .configuration: "Is the configuration file good?"
             case .nmeaOut: "Is NMEA 0183 going out?"
             case .mqtt: "Is the box on the MQTT broker?"
-            case .signalK: "Are Signal K deltas going out?"
+            case .signalK: "Is Signal K going out?"
             }
         }
 
