@@ -213,6 +213,8 @@ try:
                                      ["--simulate", "drag", "--speed", "10"])
     boxes.append(box)
     check("the box says where Signal K goes (port %s)" % port, port is not None)
+    if port is None:
+        sys.exit(1)
     s = Server(port)
     first = s.wait_for(lambda d: True, 10)
     v = values(first) if first else {}
