@@ -11,6 +11,16 @@ enum NetworkOutputs {
     static func attach(to runtime: BoxRuntime, config: Configuration, snapshot: SnapshotWriter, now: Instant) {
         if config.nmea.enabled { attachNMEA(to: runtime, config: config, now: now) }
         if config.mqtt.enabled { attachMQTT(to: runtime, config: config, snapshot: snapshot, now: now) }
+        if config.signalK.enabled { attachSignalK(to: runtime, config: config, now: now) }
+    }
+
+    static func attachSignalK(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+        let signalK = SignalKOutput(settings: config.signalK, wall: WallClock.seconds, now: now)
+        runtime.extraSources.append(signalK)
+        runtime.box.announcers.append(signalK)
+        runtime.extraRows.append { [signalK.row] }
+        runtime.onShutdown.append { _ in signalK.close() }
+        Console.out("Signal K: \(signalK.row.answer)")
     }
 
     static func attachMQTT(to runtime: BoxRuntime, config: Configuration, snapshot: SnapshotWriter, now: Instant) {
