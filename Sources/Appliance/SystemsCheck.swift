@@ -237,9 +237,14 @@ extension SystemsCheck {
     /// The status's "Won't ring" line with the sounders counted: nothing that can sound is the
     /// first reason the box won't ring, before anything the watch says.
     static func wontRing(_ status: WatchStatus, fitted: Set<Component>, absent: Set<Component>) -> String {
-        let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
-        guard let silence = silence(faults: faults, fitted: fitted, absent: absent) else { return status.wontRing }
+        guard let silence = silence(status, fitted: fitted, absent: absent) else { return status.wontRing }
         return "Won't ring: " + silence
+    }
+
+    /// `silence` for the watch's faults now.
+    static func silence(_ status: WatchStatus, fitted: Set<Component>, absent: Set<Component>) -> String? {
+        let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
+        return silence(faults: faults, fitted: fitted, absent: absent)
     }
 
     static func gpsRow(status: WatchStatus, fault: Fault?) -> Row {

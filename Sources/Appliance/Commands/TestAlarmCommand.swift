@@ -183,6 +183,7 @@ extension Configuration {
         s.nightBrightness = nightBrightness
         s.calmAfter = .seconds(calmAfter)
         s.snoozeLength = watchSettings.snooze
+        s.canSound = ConfigCommand.cantSound(self) == nil
         return s
     }
 
