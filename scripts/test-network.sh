@@ -105,6 +105,15 @@ fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
 
+echo "Signal K deltas, read as a Signal K server's TCP data connection reads them (scripts/network/signalk_client.py)"
+# SIGNALK_SCHEMAS: a directory with the Signal K specification's schemas/, to validate against
+# them too (Docs/network.md).
+out=$(/usr/bin/python3 scripts/network/signalk_client.py "$BIN" "$D/signalk" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "signalk_client.py exited $rc without a check failing"
+
 echo "MQTT through mosquitto, and a fleet of $N simulated boxes"
 MQ=$(freeport)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_connections -1\n' "$MQ" > "$D/mosquitto.conf"
@@ -344,6 +353,9 @@ fi
 
 echo "The systemd unit's addresses, derived from the configuration"
 printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
+printf '[signalk]\nenabled = true\nallow = "192.168.1.9"\n' > "$D/skallow.conf"
+check "the drop-in allows the Signal K server" \
+    test "$("$BIN" config --network-allow --config "$D/skallow.conf" | grep '^IPAddressAllow=')" = "IPAddressAllow=192.168.1.9"
 out=$("$BIN" config --network-allow --config "$D/allow.conf")
 check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients" \
     test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "

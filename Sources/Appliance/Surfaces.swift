@@ -4,7 +4,9 @@ import WatchCore
 /// status snapshot and the control socket, all in `runtime.directory`. None of them can stop
 /// the box: one that can't start is said on stderr and the box watches without it.
 enum Surfaces {
-    static func attach(to runtime: BoxRuntime, config: Configuration, fitted: Set<SystemsCheck.Component>) {
+    /// Returns the snapshot writer, whose snapshot the network outputs publish.
+    @discardableResult
+    static func attach(to runtime: BoxRuntime, config: Configuration, fitted: Set<SystemsCheck.Component>) -> SnapshotWriter {
         let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
         monitor.activeFaults = { [unowned box = runtime.box] in box.watch.faults }
         runtime.extraSources.append(monitor)
@@ -29,6 +31,7 @@ enum Surfaces {
         } catch {
             Console.error("Control socket: can't listen in \(config.runtimeDirectory): \(error)")
         }
+        return snapshot
     }
 
     static func absent(config: Configuration) -> Set<SystemsCheck.Component> {

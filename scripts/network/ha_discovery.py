@@ -10,9 +10,12 @@ ringing, and after a snooze pressed on the discovered button while the boat stil
 entity's templates are rendered the way Home Assistant's MQTT integration renders them
 (Jinja2, `value_json` the parsed payload; an undefined name is an error here, where Home
 Assistant logs a template warning). The configs are checked against the discovery fields
-Home Assistant documents for each platform (DOCUMENTED below); with HA_PYTHON set to a Python
-that has Home Assistant, they are also validated by Home Assistant's own schemas
-(ha_schema.py). Prints "  ok:"/"  FAILED:" lines; exits 1 on any failure.
+Home Assistant documents for each platform (DOCUMENTED below). With HA_PYTHON set to a Python
+that has Home Assistant (and paho-mqtt, its MQTT integration's library), they are also
+validated by Home Assistant's own schemas (ha_schema.py), and a real Home Assistant runs on the
+same broker (ha_live.py): its entities' states are read at each step, the number and the
+button are worked through its own services, and what it logged is checked for warnings.
+Prints "  ok:"/"  FAILED:" lines; exits 1 on any failure.
 """
 import json, os, signal, socket, subprocess, sys, time
 import jinja2
@@ -109,6 +112,43 @@ def attrs(topics):
     return json.loads(topics[BASE + "/attributes"])
 
 
+class LiveHA:
+    """A real Home Assistant on the broker (ha_live.py under HA_PYTHON)."""
+
+    def __init__(self, python, port):
+        self.p = subprocess.Popen([python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ha_live.py"),
+                                   os.path.join(WORK, "ha-config"), str(port)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.log = []
+
+    def ask(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        return self.p.stdout.readline()
+
+    def states(self):
+        out = json.loads(self.ask("dump") or "{}")
+        self.log += out.get("log", [])
+        return out.get("states", {})
+
+    def wait(self, entity, pred, seconds):
+        end = time.monotonic() + seconds
+        s = {}
+        while time.monotonic() < end:
+            s = self.states()
+            if entity in s and pred(s[entity]):
+                return s
+            time.sleep(0.5)
+        return s
+
+    def close(self):
+        try:
+            self.ask("quit")
+        except (BrokenPipeError, ValueError):
+            pass
+        self.p.wait(30)
+
+
 os.makedirs(WORK, exist_ok=True)
 port = free_port()
 conf = os.path.join(WORK, "mosquitto.conf")
@@ -116,8 +156,11 @@ with open(conf, "w") as f:
     f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n" % port)
 broker = subprocess.Popen(["/usr/sbin/mosquitto", "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
 box = None
+live = None
 try:
     time.sleep(0.5)
+    if os.environ.get("HA_PYTHON"):
+        live = LiveHA(os.environ["HA_PYTHON"], port)
     c = os.path.join(WORK, "box.conf")
     with open(c, "w") as f:
         f.write("[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n"
@@ -163,6 +206,20 @@ try:
     for obj in ("position", "faults"):
         cfg = by_object[obj][1]
         check("%s renders without a template warning (%s)" % (obj, state(topics, cfg)), not state(topics, cfg).startswith("<"))
+    E = {"distance": "sensor.anchor_alert_ha_test_distance_to_anchor", "alarm": "binary_sensor.anchor_alert_ha_test_alarm",
+         "boat": "device_tracker.anchor_alert_ha_test_boat", "position": "sensor.anchor_alert_ha_test_position",
+         "faults": "binary_sensor.anchor_alert_ha_test_faults", "snooze": "button.anchor_alert_ha_test_snooze",
+         "radius": "number.anchor_alert_ha_test_alert_radius"}
+    if live:
+        s = live.wait(E["boat"], lambda e: "latitude" in e["attributes"], 120)
+        check("Home Assistant: every entity is there (%s)" % sorted(s), all(e in s for e in E.values()))
+        check("Home Assistant: no anchor, the distance reads %s" % s.get(E["distance"], {}).get("state"),
+              s.get(E["distance"], {}).get("state") == "unknown")
+        check("Home Assistant: no anchor, the alarm reads %s" % s.get(E["alarm"], {}).get("state"),
+              s.get(E["alarm"], {}).get("state") == "off")
+        b = s.get(E["boat"], {}).get("attributes", {})
+        check("Home Assistant: the boat on the map at %s, %s (accuracy %s m)" % (b.get("latitude"), b.get("longitude"), b.get("gps_accuracy")),
+              isinstance(b.get("latitude"), float) and isinstance(b.get("longitude"), float) and b.get("source_type") == "gps")
 
     # The alert radius from the number entity, as Home Assistant sends it.
     for _ in range(30):
@@ -170,7 +227,10 @@ try:
             break
         time.sleep(0.5)
     number = by_object["radius"][1]
-    pub(port, number["command_topic"], env.from_string(number["command_template"]).render(value=45))
+    if live:
+        live.ask("set %s 45" % E["radius"])
+    else:
+        pub(port, number["command_topic"], env.from_string(number["command_template"]).render(value=45))
     topics = wait(port, lambda t: state(t, number) == "45", 20)
     check("the radius number sets the alert radius (reads %s)" % state(topics, number), state(topics, number) == "45")
     check("marked: the distance is a number (%s)" % state(topics, distance),
@@ -182,10 +242,22 @@ try:
     a = attrs(topics)
     check("ringing: the alarm reads unsafe (%s, episode %s)" % (state(topics, alarm), a.get("episode")),
           state(topics, alarm) == "ON" and isinstance(a.get("episode"), int))
+    if live:
+        s = live.wait(E["alarm"], lambda e: e["state"] == "on", 20)
+        check("Home Assistant: ringing, the alarm reads %s" % s.get(E["alarm"], {}).get("state"), s.get(E["alarm"], {}).get("state") == "on")
+        d = s.get(E["distance"], {})
+        check("Home Assistant: the distance %s %s, state_class %s" % (d.get("state"), d.get("attributes", {}).get("unit_of_measurement"),
+                                                                      d.get("attributes", {}).get("state_class")),
+              d.get("state", "x").replace(".", "", 1).isdigit() and d.get("attributes", {}).get("state_class") == "measurement")
+        r = s.get(E["radius"], {})
+        check("Home Assistant: the radius number reads %s" % r.get("state"), r.get("state", "").replace(".0", "") == "45")
 
     # The snooze button, pressed while the boat drags: silenced, and still unsafe.
     button = by_object["snooze"][1]
-    pub(port, button["command_topic"], button["payload_press"])
+    if live:
+        live.ask("press %s" % E["snooze"])
+    else:
+        pub(port, button["command_topic"], button["payload_press"])
     topics = wait(port, lambda t: attrs(t)["alarm"] == "snoozed", 20)
     a = attrs(topics)
     check("the snooze button snoozes the ringing episode (alarm %s, episode %s)" % (a.get("alarm"), a.get("episode")),
@@ -197,6 +269,12 @@ try:
     st = json.loads(subprocess.run([BIN, "status", "--json", "--runtime-dir", run, "--config", c],
                                    capture_output=True, text=True).stdout)["status"]
     check("the box agrees: snoozed (%s)" % st["alarm"]["state"], st["alarm"]["state"] == "snoozed")
+    if live:
+        s = live.wait(E["alarm"], lambda e: e["attributes"].get("alarm") == "snoozed", 20)
+        al = s.get(E["alarm"], {})
+        check("Home Assistant: snoozed while %s, the alarm reads %s (snooze left %s s)"
+              % (al.get("attributes", {}).get("verdict"), al.get("state"), al.get("attributes", {}).get("snooze_left_s")),
+              al.get("state") == "on" and al.get("attributes", {}).get("alarm") == "snoozed")
     pub(port, button["command_topic"], button["payload_press"])
     time.sleep(1)
     st = json.loads(subprocess.run([BIN, "status", "--json", "--runtime-dir", run, "--config", c],
@@ -204,6 +282,11 @@ try:
     check("a second press changes nothing (still snoozed, episode %s)" % st["alarm"].get("episode"),
           st["alarm"]["state"] == "snoozed" and st["alarm"].get("episode") == a.get("episode"))
 
+    if live:
+        live.states()
+        bad = [l for l in live.log if ("anchor" in l.lower() or "mqtt" in l.lower() or "template" in l.lower())]
+        check("Home Assistant logged no warning about the box's entities or templates (%d%s)"
+              % (len(bad), ": " + "; ".join(bad[:3]) if bad else ""), not bad)
     ha = os.environ.get("HA_PYTHON")
     if ha:
         out = subprocess.run([ha, os.path.join(os.path.dirname(__file__), "ha_schema.py"), os.path.join(WORK, "configs.json")],
@@ -215,6 +298,8 @@ try:
     else:
         print("  (HA_PYTHON not set: the configs are checked against the documented fields only, not Home Assistant's schemas)")
 finally:
+    if live:
+        live.close()
     for p in (box, broker):
         if p:
             p.terminate()

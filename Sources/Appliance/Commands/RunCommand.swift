@@ -93,8 +93,8 @@ enum RunCommand: Command {
         RunParts.confirmOnTheRing(devices.ring, box: box)
         ConsoleLog.attach(to: box, settings: config.watchSettings)
         let runtime = RunParts.runtime(box, journal: journal.log, reload: configure)
-        Surfaces.attach(to: runtime, config: config, fitted: devices.fitted(gpsd: simulate == nil))
-        NetworkOutputs.attach(to: runtime, config: config, now: now)
+        let snapshot = Surfaces.attach(to: runtime, config: config, fitted: devices.fitted(gpsd: simulate == nil))
+        NetworkOutputs.attach(to: runtime, config: config, snapshot: snapshot, now: now)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         RunParts.start(devices, box: box, recovery: journal.recovery, now: now)
         runtime.onShutdown.append { now in
