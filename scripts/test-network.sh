@@ -196,6 +196,35 @@ for t in status state alarm position faults check online; do
 done
 check "Home Assistant discovery: 4 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 4
 
+# Remote controls can't quiet a drag: while it rings, widening the radius, a new mark, release
+# and disarm over MQTT are refused; the watch keeps its radius and rings on.
+quiet() {  # file, then requests
+    local f=$1; shift
+    mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -C $# -W 10 >"$f" 2>/dev/null &
+    local sub=$!; sleep 0.5
+    for r in "$@"; do mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m "$r"; done
+    wait $sub
+}
+quiet "$D/quiet.txt" '{"id":"q1","decision":"radius","meters":500}' '{"id":"q2","decision":"disarm"}' \
+    '{"id":"q3","decision":"mark"}' '{"id":"q4","decision":"release"}'
+for q in "q1 radius 500" "q3 mark" "q4 release"; do
+    check "while ringing, ${q#* } over MQTT is refused" \
+        grep -q "\"id\":\"${q%% *}\",\"result\":\"error\".*\"error\":\"skipper_only\"" "$D/quiet.txt"
+done
+# Disarm is the switch's alone, over any request (Docs/commands.md).
+check "disarm over MQTT is refused" grep -q '"id":"q2","result":"error".*"error":"not_allowed"' "$D/quiet.txt"
+rr=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; s=json.load(sys.stdin)['status']; print(s['alarm']['state'], s['alert_radius_m'])")
+check "the dragger still rings with its radius ($rr)" grep -q '^ringing [0-9.]*$' <<<"$rr"
+check "its radius is not 500 m ($rr)" test "${rr#* }" != 500
+# Every request is answered, a busy refusal at least: 1000 at once, 1000 replies.
+seq 1000 | sed 's/.*/{"id":"f&","decision":"snooze","episode":999999}/' >"$D/flood.txt"
+mosquitto_sub -p "$MQ" -q 1 -t anchor-alert/dragger/reply -C 1000 -W 20 >"$D/flood-replies.txt" 2>/dev/null &
+SUB=$!; sleep 0.5
+mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -l <"$D/flood.txt"
+wait $SUB
+answered=$(grep -o '"id":"f[0-9]*"' "$D/flood-replies.txt" | sort -u | wc -l)
+check "1000 requests at once get 1000 answers ($answered; $(grep -c '"error":"busy"' "$D/flood-replies.txt") busy)" test "$answered" -eq 1000
+
 # Commands: the control socket's requests on the command topic, answered on the reply topic.
 ep=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['episode'])")
 mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -t anchor-alert/boat001/reply -C 3 -W 10 >"$D/replies.txt" 2>/dev/null &
@@ -214,6 +243,8 @@ check "garbage is answered with an error, the box unaffected" grep -q '"result":
 check "a box that takes no commands does not listen (no reply to r1)" test -z "$(grep '"id":"r1"' "$D/replies.txt")"
 state=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['state'])")
 check "the dragging box is snoozed ($state)" test "$state" = snoozed
+quiet "$D/quiet2.txt" '{"id":"q5","decision":"radius","meters":500}'
+check "snoozed, radius 500 over MQTT is refused" grep -q '"id":"q5","result":"error".*"error":"skipper_only"' "$D/quiet2.txt"
 
 # The last will: a box killed outright is "offline" in the fleet view.
 kill -9 "${BOXES[1]}"

@@ -241,9 +241,10 @@ public enum AlertCommand: Hashable, Sendable {
     public init?(_ s: Sentence.Parsed) {
         switch s.formatter {
         case "ACN":
-            // time, mnemonic, identifier, instance, command, status flag "C"
+            // time, mnemonic, identifier, instance, command, status flag "C": without the
+            // flag the sentence is not a command (IEC 61162-1), whatever its command field says.
             guard s.fields.count >= 6, let id = Int(s.fields[2]), id >= 0,
-                ["A", "Q", "O", "S"].contains(s.fields[4]), s.fields[5] == "C" || s.fields[5].isEmpty
+                ["A", "Q", "O", "S"].contains(s.fields[4]), s.fields[5] == "C"
             else { return nil }
             let inst = s.fields[3].isEmpty ? nil : Int(s.fields[3])
             if !s.fields[3].isEmpty && inst == nil { return nil }

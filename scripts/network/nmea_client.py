@@ -156,6 +156,18 @@ tcp.sendall(b"hello\r\n" + b"$IIACN,,,10001,%d,A,C*00\r\n" % episode + b"x" * 50
 s.pump(1)
 check("garbage and a bad checksum do not snooze", status().get("alarm", {}).get("state") == "ringing")
 
+# An ACN without its status flag C is not a command (IEC 61162-1): it must not snooze.
+tcp.sendall(nmea("ECACN,,,10001,%d,A," % episode))
+s.pump(1)
+check("an ACN acknowledge without the status flag C does not snooze", status().get("alarm", {}).get("state") == "ringing")
+
+# Forty commands in one write: every one answered (ACN O is refused with ARC), none lost.
+t_flood = time.monotonic()
+tcp.sendall(b"".join(nmea("ECACN,,,10001,%d,O,C" % episode) for _ in range(40)))
+s.pump(2)
+arcs = [m for t, m in s.lines if t >= t_flood and isinstance(m, ARC) and m.command == "O"]
+check("40 ACN in one write get 40 ARC (%d)" % len(arcs), len(arcs) == 40)
+
 # Operator acknowledges on the plotter: ACN acknowledge of this alert's instance.
 tcp.sendall(nmea("ECACN,%s,,10001,%d,A,C" % (time.strftime("%H%M%S.00", time.gmtime()), episode)))
 _, sil = s.wait_for(lambda m: isinstance(m, ALF) and m.sentence_num == "1" and m.alert_id == "10001" and m.state == "S", 5)

@@ -34,6 +34,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     /// of `ControlProtocol.maxLine` with its topic and headers fits, so a longer one up to this
     /// size is still answered `too_long`; anything larger the broker drops for the box.
     static let maxIncomingPacket: UInt32 = 4096
+    /// Requests carried out a turn; more in the same turn are answered `busy`.
+    static let commandsPerTurn = 8
 
     init(settings: MQTTSettings, boxName: String, interval: Duration, now: Instant, snapshot: SnapshotWriter?) {
         self.settings = settings
@@ -59,7 +61,12 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         client.onConnect = { [unowned self] rc in self.connected(rc) }
         client.onDisconnect = { [unowned self] _ in self.lost("the broker closed the connection") }
         client.onMessage = { [unowned self] topic, payload in
-            if topic == "\(self.base)/command", self.commands.count < 8 { self.commands.append(payload) }
+            guard topic == "\(self.base)/command" else { return }
+            if self.commands.count < Self.commandsPerTurn { return self.commands.append(payload) }
+            // Past a turn's share every request is still answered, at once and without
+            // reaching the watch: the sender asks again.
+            let (id, _) = ControlProtocol.parse(payload)
+            self.reply(.error(code: "busy", says: "Request refused: too many requests at once, try again"), id: id)
         }
         if settings.passwordFile.isEmpty == false && credentials.password.isEmpty {
             problem = "can't read the password file \(settings.passwordFile)"
@@ -209,16 +216,44 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         commands.removeAll()
         for payload in todo {
             let (id, result) = ControlProtocol.parse(payload)
-            let answer: (ControlReply) -> Void = { [weak self] reply in
-                guard let self else { return }
-                self.client?.publish("\(self.base)/reply", Array(reply.json(id: id).text.utf8), qos: 1, retain: false)
-            }
+            let answer: (ControlReply) -> Void = { [weak self] reply in self?.reply(reply, id: id) }
             switch result {
             case .failure(let e): answer(.error(code: e.code, says: e.says))
             case .success where !settings.acceptCommands:
                 answer(.error(code: "commands_off", says: "Request refused: this box takes no commands over MQTT"))
-            case .success(let decision): box.decide(decision, now: now, answer: answer)
+            case .success(let decision):
+                if let refusal = Self.skipperOnly(decision, box: box) { answer(refusal) } else { box.decide(decision, now: now, answer: answer) }
             }
+        }
+    }
+
+    private func reply(_ reply: ControlReply, id: String?) {
+        client?.publish("\(base)/reply", Array(reply.json(id: id).text.utf8), qos: 1, retain: false)
+    }
+
+    /// A remote decision may snooze a ringing alarm; while the alarm rings or is snoozed, or
+    /// the boat is outside its circle, it may not widen the radius, move the mark, release it
+    /// or disarm: what quiets a drag stays with the switch and the button on board. nil: the
+    /// decision goes to the watch, which may still refuse it.
+    static func skipperOnly(_ decision: Decision, box: Box) -> ControlReply? {
+        let ringing: Bool
+        switch box.watch.alarm {
+        case .ringing, .snoozed: ringing = true
+        case .off, .armed: ringing = false
+        }
+        let outside: Bool
+        switch box.watch.verdict {
+        case .dragging, .checking: outside = true
+        default: outside = false
+        }
+        guard ringing || outside else { return nil }
+        switch decision {
+        case .snooze, .arm: return nil
+        case .setRadius(let m) where m.value <= box.watch.radius.value: return nil
+        case .setRadius, .mark, .release, .disarm:
+            let why = ringing ? "the alarm is on" : "the boat is outside its circle"
+            return .error(code: "skipper_only",
+                          says: "Request refused: \(why); only a snooze comes over the network, the rest is the skipper's on board")
         }
     }
 

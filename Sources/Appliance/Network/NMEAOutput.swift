@@ -35,6 +35,8 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private var problem: String?
     private var commands: [(AlertCommand, Client)] = []
     private(set) var droppedClients = 0
+    /// Commands carried out a turn; an ACN past them is refused with ARC at once.
+    static let commandsPerTurn = 16
     private(set) var sentences = 0
 
     init(settings: NMEASettings, wall: @escaping () -> Double, now: Instant) {
@@ -228,13 +230,16 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             while let nl = c.inbox.firstIndex(of: 0x0A) {
                 let line = Array(c.inbox[..<nl])
                 c.inbox.removeFirst(nl + 1)
-                if case .success(let s) = Sentence.parse(line), let command = AlertCommand(s) {
+                guard case .success(let s) = Sentence.parse(line), let command = AlertCommand(s) else { continue }
+                if commands.count < Self.commandsPerTurn {
                     commands.append((command, c))
+                } else if case .acn(let id, let instance, let cmd) = command {
+                    // Past a turn's share an ACN is still answered: refused, to be sent again.
+                    send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: c)
                 }
             }
             // A line longer than any sentence is noise: forget it rather than buffer it.
             if c.inbox.count > Sentence.maxLength * 2 { c.inbox.removeAll() }
-            if commands.count > 16 { commands.removeFirst(commands.count - 16) }
         }
     }
 
