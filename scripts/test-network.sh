@@ -356,6 +356,33 @@ else
     bad "gpsd is not installed (scripts/packages/gpsd.txt)"
 fi
 
+echo "config --check refuses what run refuses (the network sections)"
+C=$D/cfg; mkdir -p "$C"; echo secret > "$C/pw.open"; chmod 644 "$C/pw.open"; echo secret > "$C/pw.ok"; chmod 600 "$C/pw.ok"
+cfgcheck() {  # what, expected words, config text
+    printf '%b' "$3" > "$C/c.conf"
+    local out rc; out=$("$BIN" config --check "$C/c.conf" 2>&1); rc=$?
+    check "config --check: $1 ($(head -1 <<<"$out"))" test "$rc" -ne 0 -a -n "$(grep -F -- "$2" <<<"$out")"
+}
+for name in "my boat" "a/b" "a+b" "bateau-été"; do
+    cfgcheck "box name \"$name\"" "can't be a topic level" "[mqtt]\nenabled = true\nbox = \"$name\"\n"
+done
+cfgcheck 'talker "XYZ"' "talker must be two capital letters" '[nmea]\nenabled = true\ntalker = "XYZ"\n'
+cfgcheck 'an empty talker' "talker must be two capital letters" '[nmea]\nenabled = true\ntalker = ""\n'
+cfgcheck 'listen = "wlan0"' "must be an IPv4 address" '[nmea]\nenabled = true\nlisten = "wlan0"\n'
+cfgcheck 'a missing password file' "can't read the password file" "[mqtt]\nenabled = true\nbox = \"b1\"\npassword_file = \"$C/none\"\n"
+cfgcheck 'a world-readable password file' "readable by every user" "[mqtt]\nenabled = true\nbox = \"b1\"\npassword_file = \"$C/pw.open\"\n"
+printf '[mqtt]\nenabled = true\nbox = "b-1.x_y"\npassword_file = "%s"\n[nmea]\nenabled = true\ntalker = "GP"\nlisten = "127.0.0.1"\n' "$C/pw.ok" > "$C/good.conf"
+check "config --check passes good network settings" "$BIN" config --check "$C/good.conf"
+# run turns the same down, and says so: a name that is no topic level, a password any user reads.
+runsays() {  # config text, then expected words
+    printf '%b' "$1" > "$C/r.conf"; shift
+    timeout 4 "$BIN" run --simulate hold --switch off --config "$C/r.conf" --runtime-dir "$C/run" --journal-dir "$C/journal" >"$C/r.out" 2>&1
+    for w in "$@"; do check "run says: $w" grep -q -F -- "$w" "$C/r.out"; done
+}
+runsays '[mqtt]\nenabled = true\nport = 1\nbox = "bateau-été"\n[nmea]\nenabled = true\nport = 0\ntalker = "XYZ"\nlisten = "wlan0"\n' \
+    "can't be a topic level: use up to 64 ASCII letters, digits, - _ or .; not connecting" "talker must be two capital letters" "an IPv4 address is needed"
+runsays "[mqtt]\nenabled = true\nport = 1\nbox = \"b1\"\npassword_file = \"$C/pw.open\"\n" "readable by every user; chmod 600 it; not connecting"
+
 echo "The systemd unit's addresses, derived from the configuration"
 printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
 out=$("$BIN" config --network-allow --config "$D/allow.conf")

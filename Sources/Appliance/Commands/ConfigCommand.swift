@@ -46,7 +46,9 @@ enum ConfigCommand: Command {
                 print(defaultFile(), terminator: "")
                 return ExitCode.ok
             }
-            let loaded = Configuration.load(path: check!)
+            var loaded = Configuration.load(path: check!)
+            // What `run` refuses of the network sections (NetworkChecks), on this host.
+            loaded.problems += NetworkChecks.problems(loaded.configuration, hostName: NetworkOutputs.hostName())
             let silent = cantSound(loaded.configuration)
             if let silent { print(silent) }
             for p in loaded.problems { print(p) }

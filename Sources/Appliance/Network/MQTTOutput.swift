@@ -259,7 +259,11 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     /// Home Assistant's MQTT discovery: the box as a device with four entities.
     func discovery() -> [(String, [UInt8])] {
-        let id = "anchor_alert_\(boxName.map { $0.isLetter || $0.isNumber ? $0 : "_" }.reduce("") { $0 + String($1) })"
+        // ASCII only: Home Assistant's discovery topics take letters, digits, "_" and "-".
+        let safe = boxName.utf8.map { b -> UInt8 in
+            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) ? b : 0x5F
+        }
+        let id = "anchor_alert_" + String(decoding: safe, as: UTF8.self)
         let device: JSON = .object([("identifiers", .array([.string(id)])), ("name", .string("Anchor Alert \(boxName)")),
                                     ("manufacturer", .string("Anchor Alert")), ("model", .string("anchor-alert"))])
         func entity(_ component: String, _ object: String, _ name: String, _ topic: String, _ template: String,
