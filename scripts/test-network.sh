@@ -277,6 +277,26 @@ check "after the restart every running box republished ($back of $((N - 1)))" te
 for p in $FLEET "${BOXES[@]}"; do kill "$p" 2>/dev/null; done
 for p in $FLEET "${BOXES[@]}"; do wait "$p" 2>/dev/null; done
 FLEET=; BOXES=()
+echo "MQTT: two boxes with one name"
+# The second takes the broker's session from the first (one client id); each reconnect would
+# take it back. One yields and says why; the retained topics stop changing hands.
+for t in twin1 twin2; do
+    printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 1\n[mqtt]\nenabled = true\nport = %s\nbox = "twin"\n' "$MQ" > "$D/$t.conf"
+done
+"$BIN" run --simulate hold --switch off --config "$D/twin1.conf" --runtime-dir "$D/twin1/run" --journal-dir "$D/twin1/journal" >"$D/twin1.out" 2>&1 &
+BOXES+=($!); sleep 3
+"$BIN" run --simulate hold --switch off --config "$D/twin2.conf" --runtime-dir "$D/twin2/run" --journal-dir "$D/twin2/journal" >"$D/twin2.out" 2>&1 &
+BOXES+=($!); sleep 6
+mosquitto_sub -p "$MQ" -t anchor-alert/twin/online -t anchor-alert/twin/identity -v -W 6 >"$D/twin-topics.txt" 2>/dev/null
+twinrow() { "$BIN" status --json --runtime-dir "$D/$1/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])" 2>/dev/null; }
+r1=$(twinrow twin1); r2=$(twinrow twin2)
+echo "    twin1: $r1"; echo "    twin2: $r2"
+yielded=$(printf '%s\n%s\n' "$r1" "$r2" | grep -c '^No: another box uses the name twin on ')
+online=$(printf '%s\n%s\n' "$r1" "$r2" | grep -c '^Yes: anchor-alert/twin on ')
+check "one of two boxes named twin yields and says why, the other stays on ($yielded yielded, $online on)" test "$yielded" -eq 1 -a "$online" -eq 1
+check "the twin's topics are steady: once online, one identity, over 6 s ($(tr '\n' ' ' <"$D/twin-topics.txt"))" \
+    test "$(grep -c '^anchor-alert/twin/online online$' "$D/twin-topics.txt")" -eq 1 -a "$(wc -l <"$D/twin-topics.txt")" -eq 2
+for p in "${BOXES[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; BOXES=()
 echo "MQTT against large messages (scripts/network/mqtt_limits.py)"
 out=$(/usr/bin/python3 scripts/network/mqtt_limits.py "$BIN" "$D/limits" 2>&1); rc=$?
 echo "$out"
@@ -373,6 +393,9 @@ cfgcheck 'a missing password file' "can't read the password file" "[mqtt]\nenabl
 cfgcheck 'a world-readable password file' "readable by every user" "[mqtt]\nenabled = true\nbox = \"b1\"\npassword_file = \"$C/pw.open\"\n"
 printf '[mqtt]\nenabled = true\nbox = "b-1.x_y"\npassword_file = "%s"\n[nmea]\nenabled = true\ntalker = "GP"\nlisten = "127.0.0.1"\n' "$C/pw.ok" > "$C/good.conf"
 check "config --check passes good network settings" "$BIN" config --check "$C/good.conf"
+printf '[mqtt]\nenabled = true\n' > "$C/host.conf"
+check "config --check warns that an empty mqtt.box is the host name on the broker" \
+    grep -q '^Note: mqtt.box is empty, so this box is ' <<<"$("$BIN" config --check "$C/host.conf")"
 # run turns the same down, and says so: a name that is no topic level, a password any user reads.
 runsays() {  # config text, then expected words
     printf '%b' "$1" > "$C/r.conf"; shift

@@ -27,6 +27,15 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     private var miscAt: Instant?
     private var commands: [[UInt8]] = []
     private(set) var problem: String?
+    /// This run's identity on `<base>/identity`, retained: a box that finds another's there
+    /// after it has published its own was taken over by a second box of its name.
+    let identity = String(UInt64.random(in: .min ... .max), radix: 16)
+    /// Until then a fresh connection publishes nothing: it waits for the retained identity.
+    private var confirmingUntil: Instant?
+    /// This run has published its identity (on some earlier connection, or this one).
+    private var announcedIdentity = false
+    /// Another box took this name: the box has left the broker and stays off it.
+    private(set) var takenOver = false
     private(set) var connections = 0
     private(set) var published = 0
     private var now: Instant = .zero
@@ -61,6 +70,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         client.onConnect = { [unowned self] rc in self.connected(rc) }
         client.onDisconnect = { [unowned self] _ in self.lost("the broker closed the connection") }
         client.onMessage = { [unowned self] topic, payload in
+            if topic == "\(self.base)/identity" { return self.identityHeard(payload) }
             guard topic == "\(self.base)/command" else { return }
             if self.commands.count < Self.commandsPerTurn { return self.commands.append(payload) }
             // Past a turn's share every request is still answered, at once and without
@@ -75,7 +85,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     }
 
     private func start(now: Instant) {
-        guard let client else { return }
+        guard let client, !takenOver else { return }
         let err = connections == 0 && connectingSince == nil && retryAt == nil
             ? client.connect(host: settings.broker, port: settings.port, keepalive: settings.keepalive)
             : client.reconnect()
@@ -96,16 +106,50 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         problem = nil
         backoff = .seconds(1)
         miscAt = now + .seconds(Double(settings.keepalive) / 2)
-        // With commands off nothing is read: the broker sends the box nothing at all.
+        // With commands off the one topic read is the box's identity (a packet of at most
+        // `maxIncomingPacket`); the retained one arrives right after the subscription.
+        client?.subscribe("\(base)/identity", qos: 1)
         if settings.acceptCommands { client?.subscribe("\(base)/command", qos: 1) }
-        client?.publish("\(base)/online", Array("online".utf8), qos: 1, retain: true)
-        if settings.discovery { for (topic, payload) in discovery() { client?.publish(topic, payload, qos: 1, retain: true) } }
+        confirmingUntil = now + Self.identityWait
+    }
+
+    /// How long a fresh connection waits for the retained identity before taking the name.
+    static let identityWait: Duration = .seconds(2)
+
+    /// The retained identity, or one published since. Another box's, once this run has
+    /// published its own: two boxes share the name and take the broker's session from each
+    /// other. This one leaves, publishing nothing, so the other's topics stay as they are.
+    private func identityHeard(_ payload: [UInt8]) {
+        let theirs = String(decoding: payload.prefix(64), as: UTF8.self)
+        if theirs == identity || takenOver { return }
+        if announcedIdentity {
+            takenOver = true
+            confirmingUntil = nil
+            retryAt = nil
+            problem = "another box uses the name \(boxName) on \(settings.broker):\(settings.port); give each box its own mqtt.box, then restart this one"
+            client?.disconnect()
+            Console.error("MQTT: \(problem!)")
+        } else if confirmingUntil != nil {
+            goLive()
+        }
+    }
+
+    /// The name is this box's: its identity, "online", discovery and every latest payload.
+    private func goLive() {
+        guard let client, client.connected, !takenOver else { return }
+        confirmingUntil = nil
+        announcedIdentity = true
+        client.publish("\(base)/identity", Array(identity.utf8), qos: 1, retain: true)
+        client.publish("\(base)/online", Array("online".utf8), qos: 1, retain: true)
+        if settings.discovery { for (topic, payload) in discovery() { client.publish(topic, payload, qos: 1, retain: true) } }
         // Everything the broker should hold, at once: a broker restarted empty learns it all.
         dirty = Set(latest.keys)
         flush()
     }
 
     private func lost(_ why: String) {
+        confirmingUntil = nil
+        if takenOver { return }
         problem = why
         connectingSince = nil
         if retryAt == nil {
@@ -115,7 +159,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     }
 
     func close() {
-        guard let client, client.connected else { return }
+        guard let client, client.connected, !takenOver, confirmingUntil == nil else { return }
         client.publish("\(base)/online", Array("offline".utf8), qos: 1, retain: true)
         _ = client.write()
         client.disconnect()
@@ -124,6 +168,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     var row: SystemsCheck.Row {
         // Without a client nothing is tried again: the problem says what to do.
         if client == nil, let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)") }
+        if takenOver, let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)") }
         if let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem); trying again") }
         if client?.connected != true { return SystemsCheck.Row(.mqtt, .attention, "No: connecting to \(settings.broker):\(settings.port)") }
         return SystemsCheck.Row(.mqtt, .ok, "Yes: \(base) on \(settings.broker):\(settings.port)")
@@ -165,7 +210,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     /// Publishes the latest payload of each changed topic, unless libmosquitto still holds
     /// unsent bytes: then they wait, and a newer payload replaces an older one.
     private func flush() {
-        guard let client, client.connected, !client.wantsToWrite else { return }
+        guard let client, client.connected, confirmingUntil == nil, !takenOver, !client.wantsToWrite else { return }
         for topic in dirty.sorted() {
             if let payload = latest[topic], client.publish(topic, payload, qos: 0, retain: true) { published += 1 }
         }
@@ -180,7 +225,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     }
 
     func nextDeadline() -> Instant? {
-        [retryAt, miscAt, connectingSince.map { $0 + .seconds(10) }].compactMap { $0 }.min()
+        [retryAt, miscAt, confirmingUntil, connectingSince.map { $0 + .seconds(10) }].compactMap { $0 }.min()
     }
 
     func service(ready: [PollRequest], now: Instant) -> [Event] {
@@ -198,6 +243,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
             miscAt = now + .seconds(Double(settings.keepalive) / 2)
             if client.connected, let err = client.misc() { lost("connection lost (\(err))") }
         }
+        if let c = confirmingUntil, now >= c { goLive() }
         if let r = retryAt, now >= r {
             retryAt = nil
             start(now: now)
