@@ -13,6 +13,8 @@ BIN=${ANCHOR_ALERT_BIN:-.build/debug/anchor-alert}
 [ -x "$BIN" ] || swift build >/dev/null || { echo "test-network: build failed"; exit 1; }
 missing=()
 /usr/bin/python3 -c 'import pynmea2' 2>/dev/null || missing+=("python3-nmea2")
+/usr/bin/python3 -c 'import jinja2' 2>/dev/null || missing+=("python3-jinja2")
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing+=("python3-jsonschema")
 for f in /usr/sbin/mosquitto /usr/bin/mosquitto_sub /usr/bin/mosquitto_pub; do [ -x "$f" ] || missing+=("$f"); done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test-network: missing ${missing[*]} (scripts/packages/network.txt; run scripts/install-deps.sh)"
@@ -92,9 +94,25 @@ if [ -n "$PORT" ]; then
     passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
     failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
     grep -q -E '^  (ok|FAILED):' <<<"$out" || bad "the NMEA client ran"
+    echo "NMEA 0183: the anchor as a waypoint (pynmea2's WPL, as a plotter without alert sentences)"
+    out=$(/usr/bin/python3 scripts/network/plotter_waypoint.py "$BIN" "$D/run" "$D/box.conf" "$PORT" 2 2>&1)
+    wpl_rc=$?
+    echo "$out"
+    [ "$wpl_rc" -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "plotter_waypoint.py ended with exit $wpl_rc and no check failing"
+    passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+    failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
+
+echo "Signal K deltas, read as a Signal K server's TCP data connection reads them (scripts/network/signalk_client.py)"
+# SIGNALK_SCHEMAS: a directory with the Signal K specification's schemas/, to validate against
+# them too (Docs/network.md).
+out=$(/usr/bin/python3 scripts/network/signalk_client.py "$BIN" "$D/signalk" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "signalk_client.py exited $rc without a check failing"
 
 echo "MQTT through mosquitto, and a fleet of $N simulated boxes"
 MQ=$(freeport)
@@ -194,7 +212,8 @@ mosquitto_sub -p "$MQ" -t 'anchor-alert/boat001/#' -t 'homeassistant/+/anchor_al
 for t in status state alarm position faults check online; do
     check "retained anchor-alert/boat001/$t" grep -q "^anchor-alert/boat001/$t " "$D/topics.txt"
 done
-check "Home Assistant discovery: 4 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 4
+# boat001 takes no commands: its five entities, and no snooze button or radius number.
+check "Home Assistant discovery: 5 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 5
 
 # Remote controls can't quiet a drag: while it rings, widening the radius, a new mark, release
 # and disarm over MQTT are refused; the watch keeps its radius and rings on.
@@ -303,6 +322,13 @@ echo "$out"
 passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
 failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 [ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "mqtt_limits.py exited $rc without a check failing"
+echo "Home Assistant's MQTT discovery (scripts/network/ha_discovery.py)"
+# HA_PYTHON: a Python with the homeassistant package, for its own schemas (Docs/network.md).
+out=$(/usr/bin/python3 scripts/network/ha_discovery.py "$BIN" "$D/ha" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "ha_discovery.py exited $rc without a check failing"
 echo "MQTT with TLS and a per-box user"
 if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
     T=$D/tls; mkdir -p "$T"; chmod 755 "$D" "$T"   # mosquitto drops to its own user
@@ -408,6 +434,9 @@ runsays "[mqtt]\nenabled = true\nport = 1\nbox = \"b1\"\npassword_file = \"$C/pw
 
 echo "The systemd unit's addresses, derived from the configuration"
 printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
+printf '[signalk]\nenabled = true\nallow = "192.168.1.9"\n' > "$D/skallow.conf"
+check "the drop-in allows the Signal K server" \
+    test "$("$BIN" config --network-allow --config "$D/skallow.conf" | grep '^IPAddressAllow=')" = "IPAddressAllow=192.168.1.9"
 out=$("$BIN" config --network-allow --config "$D/allow.conf")
 check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients" \
     test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "

@@ -6,7 +6,8 @@ usage: mqtt_limits.py BIN WORKDIR
 Starts Debian's mosquitto on a free loopback port (its default message_size_limit: about
 256 MB) and two boxes, one with accept_commands off and one with it on. Publishes 50 MB on
 each box's command topic and reads each box's peak RSS (VmHWM in /proc/PID/status) before
-and after. Prints "  ok: ..." or "  FAILED: ..." a check; exits 1 on any failure.
+and after. A third box whose runtime directory can't be made (a path under a regular file)
+must still publish its status. Prints "  ok: ..." or "  FAILED: ..." a check; exits 1 on any failure.
 """
 import os
 import socket
@@ -69,23 +70,31 @@ try:
     big = os.path.join(WORK, "50mb.bin")
     with open(big, "wb") as f:
         f.write(b"x" * (50 * 1000 * 1000))
-    for name, commands in (("quiet", "false"), ("crew", "true")):
+    blocked = os.path.join(WORK, "not-a-directory")
+    open(blocked, "w").close()
+    for name, commands in (("quiet", "false"), ("crew", "true"), ("norun", "false")):
         c = os.path.join(WORK, name + ".conf")
         with open(c, "w") as f:
             f.write("[gpio]\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n[ring]\nenabled = false\n"
                     "[siren]\nenabled = false\n[mqtt]\nenabled = true\nport = %d\nbox = \"%s\"\naccept_commands = %s\n"
                     % (port, name, commands))
         boxes[name] = subprocess.Popen([BIN, "run", "--simulate", "hold", "--switch", "off", "--config", c,
-                                        "--runtime-dir", os.path.join(WORK, name, "run"),
+                                        "--runtime-dir", os.path.join(blocked if name == "norun" else os.path.join(WORK, name), "run"),
                                         "--journal-dir", os.path.join(WORK, name, "journal")],
                                        stdout=open(os.path.join(WORK, name + ".out"), "w"), stderr=subprocess.STDOUT)
     # Both on the broker: each one's retained online.
     for _ in range(100):
         out = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", "anchor-alert/+/online", "-v", "-W", "1"],
                              capture_output=True, text=True).stdout
-        if out.count(" online") >= 2:
+        if out.count(" online") >= 3:
             break
-    for name in boxes:
+    status = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", "anchor-alert/norun/status", "-C", "1", "-W", "5"],
+                            capture_output=True, text=True).stdout
+    check("a box whose runtime directory can't be made still publishes its status (%s)" % status.strip()[:60].replace("\n", " "),
+          '"verdict"' in status)
+    said = open(os.path.join(WORK, "norun.out")).read()
+    check("and says why the status file is missing", "Status: can't write in" in said)
+    for name in ("quiet", "crew"):
         before = peak_kb(boxes[name].pid)
         pub(port, "anchor-alert/%s/command" % name, file=big)
         time.sleep(2)

@@ -45,6 +45,11 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     static let maxIncomingPacket: UInt32 = 4096
     /// Requests carried out a turn; more in the same turn are answered `busy`.
     static let commandsPerTurn = 8
+    /// The alert radius's bounds, for Home Assistant's radius control.
+    var radiusRange = WatchSettings().radiusRange
+    /// The alarm episode the box last announced here, for Home Assistant's snooze button.
+    private var announcedEpisode: Int?
+    private var snoozePressed = false
 
     init(settings: MQTTSettings, boxName: String, interval: Duration, now: Instant, snapshot: SnapshotWriter?) {
         self.settings = settings
@@ -71,6 +76,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         client.onDisconnect = { [unowned self] _ in self.lost("the broker closed the connection") }
         client.onMessage = { [unowned self] topic, payload in
             if topic == "\(self.base)/identity" { return self.identityHeard(payload) }
+            if topic == self.homeAssistant.snoozeTopic { self.snoozePressed = true }
             guard topic == "\(self.base)/command" else { return }
             if self.commands.count < Self.commandsPerTurn { return self.commands.append(payload) }
             // Past a turn's share every request is still answered, at once and without
@@ -110,6 +116,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         // `maxIncomingPacket`); the retained one arrives right after the subscription.
         client?.subscribe("\(base)/identity", qos: 1)
         if settings.acceptCommands { client?.subscribe("\(base)/command", qos: 1) }
+        if settings.acceptCommands, settings.discovery { client?.subscribe(homeAssistant.snoozeTopic, qos: 1) }
         confirmingUntil = now + Self.identityWait
     }
 
@@ -202,6 +209,11 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
                                  ("alert_radius_m", json["alert_radius_m"]), ("gps", json["gps"])]))
         put("faults", json["faults"])
         put("check", .object([("headline", .string(SystemsCheck.headline(s.checks))), ("rows", json["checks"])]))
+        if settings.discovery { put("attributes", HomeAssistantDiscovery.attributes(status, now: now)) }
+        switch status.alarm {
+        case .ringing(let e), .snoozed(_, let e): announcedEpisode = e
+        case .off, .armed: announcedEpisode = nil
+        }
         flush()
     }
 
@@ -258,6 +270,10 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     /// `<base>/reply` with the socket's replies (a receipt only once the journal has it).
     func serve(_ ready: [PollRequest], now: Instant, box: Box) {
         _ = service(ready: ready, now: now)
+        if snoozePressed {
+            snoozePressed = false
+            pressSnooze(now: now, box: box)
+        }
         let todo = commands
         commands.removeAll()
         for payload in todo {
@@ -303,34 +319,25 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         }
     }
 
-    /// Home Assistant's MQTT discovery: the box as a device with four entities.
-    func discovery() -> [(String, [UInt8])] {
-        // ASCII only: Home Assistant's discovery topics take letters, digits, "_" and "-".
-        let safe = boxName.utf8.map { b -> UInt8 in
-            (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) ? b : 0x5F
+    var homeAssistant: HomeAssistantDiscovery {
+        HomeAssistantDiscovery(base: base, boxName: boxName, acceptCommands: settings.acceptCommands, radiusRange: radiusRange)
+    }
+
+    /// Home Assistant's discovery configs (`HomeAssistantDiscovery`).
+    func discovery() -> [(String, [UInt8])] { homeAssistant.configs() }
+
+    /// Home Assistant's snooze button: a press names no episode, so it answers the one this
+    /// output last announced (what Home Assistant showed), as an NMEA ACK does; a press for an
+    /// episode already answered is refused like a second `anchor-alert snooze`.
+    private func pressSnooze(now: Instant, box: Box) {
+        let answer: (ControlReply) -> Void = { [weak self] reply in
+            guard let self else { return }
+            self.client?.publish("\(self.base)/reply", Array(reply.json(id: "home-assistant-snooze").text.utf8), qos: 1, retain: false)
         }
-        let id = "anchor_alert_" + String(decoding: safe, as: UTF8.self)
-        let device: JSON = .object([("identifiers", .array([.string(id)])), ("name", .string("Anchor Alert \(boxName)")),
-                                    ("manufacturer", .string("Anchor Alert")), ("model", .string("anchor-alert"))])
-        func entity(_ component: String, _ object: String, _ name: String, _ topic: String, _ template: String,
-                    _ extra: [(String, JSON?)] = []) -> (String, [UInt8]) {
-            let config: JSON = .object([
-                ("name", .string(name)), ("unique_id", .string("\(id)_\(object)")),
-                ("state_topic", .string("\(base)/\(topic)")), ("value_template", .string(template)),
-                ("availability_topic", .string("\(base)/online")),
-                ("payload_available", .string("online")), ("payload_not_available", .string("offline")),
-                ("device", device),
-            ] + extra)
-            return ("homeassistant/\(component)/\(id)/\(object)/config", Array(config.text.utf8))
+        guard settings.acceptCommands else { return }
+        guard let episode = announcedEpisode else {
+            return answer(.error(code: "nothing_to_snooze", says: "Nothing to snooze: the alarm is not ringing"))
         }
-        return [
-            entity("sensor", "position", "Position", "state", "{{ value_json.says }}"),
-            entity("binary_sensor", "alarm", "Alarm", "alarm", "{{ 'ON' if value_json.state == 'ringing' else 'OFF' }}",
-                   [("device_class", .string("safety"))]),
-            entity("sensor", "distance", "Distance to anchor", "position", "{{ value_json.distance_m }}",
-                   [("unit_of_measurement", .string("m")), ("device_class", .string("distance"))]),
-            entity("binary_sensor", "faults", "Faults", "faults", "{{ 'ON' if value_json | length > 0 else 'OFF' }}",
-                   [("device_class", .string("problem"))]),
-        ]
+        box.decide(.snooze(episode: episode), now: now, answer: answer)
     }
 }

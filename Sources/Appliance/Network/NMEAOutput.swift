@@ -38,6 +38,8 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     /// Commands carried out a turn; an ACN past them is refused with ARC at once.
     static let commandsPerTurn = 16
     private(set) var sentences = 0
+    /// The anchor as last sent as a waypoint (WPL), for plotters that read no alert sentence.
+    private var waypoint: Coordinate?
 
     init(settings: NMEASettings, wall: @escaping () -> Double, now: Instant) {
         self.settings = settings
@@ -88,7 +90,14 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     // MARK: - BoxObserver
 
     func show(_ status: WatchStatus, now: Instant) {
-        let out = stream.update(BoxAlerts.alerts(from: status), now: now, wall: wall())
+        var out = stream.update(BoxAlerts.alerts(from: status), now: now, wall: wall())
+        // The mark goes out as WPL when it moves and with every alert list (on a change and
+        // every repeat interval), so a plotter started later shows it too. A released mark is
+        // not sent again: WPL has no way to take a waypoint back.
+        if let anchor = status.anchor, anchor != waypoint || out.contains(where: Self.isAlertList) {
+            out.append(Waypoint.wpl(talker: stream.talker, at: anchor))
+        }
+        waypoint = status.anchor
         if !out.isEmpty { broadcast(out) }
     }
 
@@ -159,6 +168,8 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         }
     }
 
+    static func isAlertList(_ line: String) -> Bool { line.utf8.dropFirst(3).starts(with: "ALC".utf8) }
+
     // MARK: - Sending
 
     private func broadcast(_ lines: [String]) {
@@ -213,7 +224,8 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             let c = Client(socket)
             clients[c.fd] = c
             // A new listener learns the present at once, not at the next repetition.
-            let now = stream.repetition()
+            var now = stream.repetition()
+            if let waypoint { now.append(Waypoint.wpl(talker: stream.talker, at: waypoint)) }
             sentences += now.count
             queue(Array(now.joined().utf8), to: c)
         }

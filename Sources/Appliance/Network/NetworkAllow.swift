@@ -13,6 +13,11 @@ enum NetworkAllow {
                 out.append((a, "nmea.allow"))
             }
         }
+        if c.signalK.enabled {
+            for a in c.signalK.allow.split(separator: " ").map(String.init) where !a.isEmpty {
+                out.append((a, "signalk.allow"))
+            }
+        }
         return out
     }
 
