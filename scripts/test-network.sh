@@ -104,6 +104,12 @@ if [ -n "$PORT" ]; then
 fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
+echo "NMEA clients that don't read (scripts/network/nmea_slots.py)"
+out=$(/usr/bin/python3 scripts/network/nmea_slots.py "$BIN" "$D/slots" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "nmea_slots.py exited $rc without a check failing"
 
 echo "Signal K deltas, read as a Signal K server's TCP data connection reads them (scripts/network/signalk_client.py)"
 # SIGNALK_SCHEMAS: a directory with the Signal K specification's schemas/, to validate against
