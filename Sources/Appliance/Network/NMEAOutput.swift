@@ -162,7 +162,9 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private func carryOut(_ command: AlertCommand, from fd: Client, now: Instant, box: Box) {
         switch command {
         case .acn(let id, let instance, "Q"):
-            send(stream.query(identifier: id, instance: instance), to: fd)
+            // An alert that is not active has nothing to repeat: refused, as the docs say.
+            let answer = stream.query(identifier: id, instance: instance)
+            send(answer.isEmpty ? [stream.refusal(identifier: id, instance: instance, command: "Q", wall: wall())] : answer, to: fd)
         case .acn(BoxAlerts.anchorIdentifier, let instance, let cmd) where (cmd == "A" || cmd == "S") && settings.acknowledgeSnoozes:
             guard let episode = instance ?? stream.announcedEpisode else {
                 return send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
