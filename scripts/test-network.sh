@@ -102,6 +102,21 @@ if [ -n "$PORT" ]; then
     passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
     failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 fi
+# The UDP sender: bound to the one address its route uses, connected to the broadcast target
+# (on lo its own address), so datagrams sent to it are not queued unread.
+udpline=$(ss -uanpH | grep "pid=$BOX,")
+check "the UDP sender is bound to one address, connected to 127.0.0.1:$UDP ($(tr -s ' ' <<<"$udpline" | cut -d' ' -f1-5))" \
+    grep -q "^ESTAB .*127\.0\.0\.1:[0-9]* *127\.0\.0\.1:$UDP " <<<"$udpline"
+uport=$(sed -n 's/^ESTAB *[0-9]* *[0-9]* *127\.0\.0\.1:\([0-9]*\) .*/\1/p' <<<"$udpline")
+if [ -n "$uport" ]; then
+    /usr/bin/python3 -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(200): s.sendto(b'x' * 500, ('127.0.0.1', $uport))"
+    sleep 0.3
+    check "datagrams sent to it queue nowhere (Recv-Q $(ss -uanH "sport = :$uport" | tr -s ' ' | cut -d' ' -f2))" \
+        test "$(ss -uanH "sport = :$uport" | tr -s ' ' | cut -d' ' -f2)" = 0
+fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
 echo "NMEA clients that don't read (scripts/network/nmea_slots.py)"
@@ -350,17 +365,17 @@ if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
         "$TP" "$T" "$T" "$T" "$T" > "$T/m.conf"
     /usr/sbin/mosquitto -c "$T/m.conf" >"$T/m.log" 2>&1 &
     TLSB=$!; sleep 1
-    tlsbox() {  # password, name
+    tlsbox() {  # password, name, [more mqtt lines]
         echo "$1" > "$T/pw.$2"; chmod 600 "$T/pw.$2"
-        printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "tlsboat"\nusername = "tlsboat"\npassword_file = "%s"\nca_file = "%s/ca.crt"\n' \
-            "$TP" "$T/pw.$2" "$T" > "$T/$2.conf"
+        printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "tlsboat"\nusername = "tlsboat"\npassword_file = "%s"\nca_file = "%s/ca.crt"\n%b' \
+            "$TP" "$T/pw.$2" "$T" "${3:-}" > "$T/$2.conf"
         "$BIN" run --simulate hold --switch off --config "$T/$2.conf" --runtime-dir "$T/$2/run" --journal-dir "$T/$2/journal" >"$T/$2.out" 2>&1 &
         BOX=$!
         row=
         for _ in $(seq 20); do
             sleep 0.5
             row=$("$BIN" status --json --runtime-dir "$T/$2/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])" 2>/dev/null)
-            case $row in Yes:*|"No: connection lost"*|"No: the broker refused"*) break ;; esac
+            case $row in Yes:*|"No: connection lost"*|"No: the broker refused"*|"No: can't"*) break ;; esac
         done
         kill "$BOX"; wait "$BOX" 2>/dev/null; BOX=
     }
@@ -368,6 +383,9 @@ if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
     check "over TLS with its own user the box is on the broker ($row)" grep -q '^Yes: anchor-alert/tlsboat on ' <<<"$row"
     tlsbox wrong bad
     check "a wrong password is a Systems Check row, retried ($row)" grep -q '^No: .*trying again$' <<<"$row"
+    check "and it says the broker refused the box, not a lost connection" grep -q '^No: the broker refused the connection: ' <<<"$row"
+    tlsbox secret1 nocert "cert_file = \"$T/none.crt\"\nkey_file = \"$T/none.key\"\n"
+    check "a missing client certificate is named ($row)" grep -q "^No: can't read mqtt.cert_file $T/none.crt (No such file or directory)$" <<<"$row"
     kill "$TLSB"; wait "$TLSB" 2>/dev/null
 else
     bad "openssl and mosquitto_passwd are needed for the TLS test"

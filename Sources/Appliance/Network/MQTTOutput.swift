@@ -36,6 +36,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     private var announcedIdentity = false
     /// Another box took this name: the box has left the broker and stays off it.
     private(set) var takenOver = false
+    /// The broker's answer when it refused this connection attempt (bad password...).
+    private var refusal: String?
     private(set) var connections = 0
     private(set) var published = 0
     private var now: Instant = .zero
@@ -67,8 +69,12 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
         credentials.keyFile = settings.keyFile
         client = MQTTClient(id: "anchor-alert-\(boxName)", credentials: credentials, maxIncoming: Self.maxIncomingPacket)
         guard let client else {
+            // Say which file, when one of them is what libmosquitto refused.
+            let unreadable = [("ca_file", settings.caFile), ("cert_file", settings.certFile), ("key_file", settings.keyFile)]
+                .first { !$0.1.isEmpty && !Files.isReadable($0.1) }
+                .map { "can't read mqtt.\($0.0) \($0.1) (\(Errno.current))" }
             problem = MQTTClient.unavailable.map { "\($0); install the libmosquitto1 package, then restart the box" }
-                ?? "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
+                ?? unreadable ?? "can't set up the MQTT client (check mqtt.ca_file, cert_file and key_file)"
             return
         }
         client.will(topic: "\(base)/online", payload: "offline", retain: true)
@@ -92,6 +98,7 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     private func start(now: Instant) {
         guard let client, !takenOver else { return }
+        refusal = nil
         let err = connections == 0 && connectingSince == nil && retryAt == nil
             ? client.connect(host: settings.broker, port: settings.port, keepalive: settings.keepalive)
             : client.reconnect()
@@ -106,7 +113,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     private func connected(_ rc: Int32) {
         connectingSince = nil
         guard rc == 0 else {
-            return lost("the broker refused the connection: \(MQTTClient.describeConnack(rc))")
+            refusal = "the broker refused the connection: \(MQTTClient.describeConnack(rc))"
+            return lost(refusal!)
         }
         connections += 1
         problem = nil
@@ -157,7 +165,8 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
     private func lost(_ why: String) {
         confirmingUntil = nil
         if takenOver { return }
-        problem = why
+        // The broker's refusal says more than the lost connection that follows it.
+        problem = refusal ?? why
         connectingSince = nil
         if retryAt == nil {
             retryAt = now + backoff
@@ -174,7 +183,13 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     var row: SystemsCheck.Row {
         // Without a client nothing is tried again: the problem says what to do.
-        if client == nil, let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)") }
+        if client == nil, let problem {
+            return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)", remedy: "Fix what [mqtt] names, then restart the box")
+        }
+        if refusal != nil, let problem {
+            return SystemsCheck.Row(.mqtt, .attention, "No: \(problem); trying again",
+                                    remedy: "Check mqtt.username and the password in mqtt.password_file against the broker's users")
+        }
         if takenOver, let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem)") }
         if let problem { return SystemsCheck.Row(.mqtt, .attention, "No: \(problem); trying again") }
         if client?.connected != true { return SystemsCheck.Row(.mqtt, .attention, "No: connecting to \(settings.broker):\(settings.port)") }

@@ -73,8 +73,14 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             }
         }
         if !settings.udpInterface.isEmpty {
-            if udp == nil { udp = try? InetSocket.udpSender() }
             udpTarget = SocketAddress.broadcast(interface: settings.udpInterface, port: settings.udpPort)
+            udp?.close()
+            udp = nil
+            if let udpTarget {
+                do { udp = try InetSocket.udpSender(connectedTo: udpTarget) } catch {
+                    if problem == nil { problem = "can't send UDP to \(udpTarget) (\(error))" }
+                }
+            }
             if udpTarget == nil, problem == nil { problem = "interface \(settings.udpInterface) has no IPv4 address" }
         }
         retryAt = problem == nil ? nil : now + .seconds(30)
