@@ -470,6 +470,28 @@ check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(
 printf '[nmea]\nenabled = true\nudp_interface = "wlan0"\n' > "$D/udp.conf"
 check "a UDP broadcast interface adds netlink, to find its broadcast address" \
     grep -q '^RestrictAddressFamilies=AF_NETLINK$' <<<"$("$BIN" config --network-allow --config "$D/udp.conf")"
+# NMEA on with nmea.allow empty: the drop-in lets no plotter in, and the Systems Check says so.
+nmearow() {  # config file: the nmea_out row's status and answer from a short run
+    timeout 4 "$BIN" run --simulate hold --switch off --config "$1" --runtime-dir "$D/allowrun/run" \
+        --journal-dir "$D/allowrun/journal" >"$D/allowrun.out" 2>&1 &
+    local p=$! r=
+    for _ in $(seq 30); do
+        sleep 0.2
+        r=$("$BIN" status --json --runtime-dir "$D/allowrun/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['status'] + ' ' + r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='nmea_out'][0])" 2>/dev/null)
+        [ -n "$r" ] && break
+    done
+    kill $p 2>/dev/null; wait $p 2>/dev/null; rm -rf "$D/allowrun"
+    echo "$r"
+}
+printf '[gpio]\nbuzzer_enabled = false\n[nmea]\nenabled = true\nport = 0\n' > "$D/nmeaopen.conf"
+out=$("$BIN" config --network-allow --config "$D/nmeaopen.conf")
+check "NMEA on, nmea.allow empty: the drop-in adds no address and says only this box reaches the port" \
+    test -z "$(grep '^IPAddressAllow=' <<<"$out")" -a -n "$(grep -F '# nmea.allow is empty: only this box reaches the NMEA port' <<<"$out")"
+row=$(nmearow "$D/nmeaopen.conf")
+check "and the Systems Check agrees: for this box only ($row)" grep -q '^attention Yes: TCP port [0-9]*, 0 listening; for this box only: nmea.allow is empty$' <<<"$row"
+printf '[gpio]\nbuzzer_enabled = false\n[nmea]\nenabled = true\nport = 0\nallow = "192.168.1.0/24"\n' > "$D/nmealan.conf"
+row=$(nmearow "$D/nmealan.conf")
+check "with nmea.allow set the row is a plain yes ($row)" grep -q '^ok Yes: TCP port [0-9]*, 0 listening$' <<<"$row"
 G=$D/generated; mkdir -p "$G"
 if command -v systemd-analyze >/dev/null; then
     sed "s|/usr/bin/anchor-alert config --network-allow --config /etc/anchor-alert/anchor-alert.conf|$BIN config --network-allow --config $D/allow.conf|; s|\[ -x /usr/bin/anchor-alert \] \|\| exit 0||" \

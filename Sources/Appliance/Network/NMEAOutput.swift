@@ -100,6 +100,11 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         if let problem { return SystemsCheck.Row(.nmeaOut, .attention, "No: \(problem); trying again") }
         var where_ = "TCP port \(port ?? settings.port), \(clients.count) listening"
         if let udpTarget { where_ += "; UDP to \(udpTarget)" }
+        // The systemd unit lets in only the addresses nmea.allow lists (`config --network-allow`).
+        if NetworkAllow.nmeaLocalOnly(settings) {
+            return SystemsCheck.Row(.nmeaOut, .attention, "Yes: \(where_); for this box only: nmea.allow is empty",
+                                    remedy: "List the plotters' addresses in nmea.allow, e.g. \"192.168.1.0/24\", then restart the box")
+        }
         return SystemsCheck.Row(.nmeaOut, .ok, "Yes: \(where_)")
     }
 
