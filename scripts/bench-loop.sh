@@ -152,7 +152,7 @@ fixes=$(( rb - ra ))
 echo "instructions: 200-fix log $a ($ra GPS readings handled), 800-fix log $b ($rb GPS readings handled)"
 if [ $kind = dragging ]; then
     for f in short longer; do
-        echo "the $f run's log: $(grep -E 'Checking|Dragging|ringing|Alarm' "$T/$f/box.out" | tr '\n' ';' | cut -c1-400)"
+        echo "the $f run's log: $(grep -E 'Checking|Dragging|ringing|Alarm' "$T/$f/box.out" | tr '\n' ';' | cut -c1-400 || true)"
     done
 fi
 echo "instructions per fix: $(( (b - a) / fixes )) (difference / $fixes readings, whole process)"

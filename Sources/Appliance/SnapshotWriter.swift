@@ -8,8 +8,9 @@ import Journal
 /// after the last write while it matters (checking, dragging, ringing) and `quietGap` after it
 /// otherwise, rewrites the fields that move with it (`StatusSnapshot.Live`) after the rest as
 /// last encoded, so while it matters the status is never more than about a second behind the
-/// journal, and such a write costs a few fields, not the whole snapshot. It never blocks and never throws into the loop: a failed write is
-/// kept in `lastError` and tried again on the next turn.
+/// journal, and such a write costs a few fields, not the whole snapshot. It never blocks and
+/// never throws into the loop: a failed write is kept in `lastError` and tried again on the
+/// next turn.
 final class SnapshotWriter {
     let directory: String
     let interval: Duration
@@ -26,9 +27,9 @@ final class SnapshotWriter {
     private var encodedRest: String?
     private var lastReading: Instant?
     /// While it matters, live writes follow the readings at most this often: every reading at
-    /// 1 Hz, about one in eight at 10 Hz, so what a reader is shown is within a second of the
+    /// 1 Hz, about one in ten at 10 Hz, so what a reader is shown is within a second of the
     /// latest reading.
-    static let liveGap: Duration = .milliseconds(750)
+    static let liveGap: Duration = .milliseconds(900)
     /// Otherwise (holding, alarm off, can't judge) at most this often: the reading's age a
     /// reader counts stays under a few seconds, for a write every 50 readings at 10 Hz.
     static let quietGap: Duration = .seconds(5)

@@ -213,6 +213,8 @@ try:
                                      ["--simulate", "drag", "--speed", "10"])
     boxes.append(box)
     check("the box says where Signal K goes (port %s)" % port, port is not None)
+    if port is None:
+        sys.exit(1)
     s = Server(port)
     first = s.wait_for(lambda d: True, 10)
     v = values(first) if first else {}
@@ -256,6 +258,24 @@ try:
     d = s.wait_for(notification("notifications.navigation.anchor", "alarm", ["visual"]), 15)
     check("snoozed: still an alarm, shown, without sound (%s; snooze exit %d)"
           % (values(d).get("notifications.navigation.anchor") if d else None, r.returncode), d is not None)
+    noisy = socket.create_connection(("127.0.0.1", port), timeout=3)
+    try:
+        noisy.sendall(b"x" * 100000)
+    except OSError:
+        pass
+    closed = False
+    end = time.monotonic() + 5
+    while time.monotonic() < end and not closed:
+        try:
+            closed = noisy.recv(65536) == b""
+        except socket.timeout:
+            break
+        except OSError:
+            closed = True
+    noisy.close()
+    s.pump(1.5)
+    check("a client that sends 100 KB is dropped, and the server's connection goes on (%s)" % ("dropped" if closed else "kept"),
+          closed and box.poll() is None and len(s.deltas) > 0)
     s.sock.close()
     box.terminate()
     box.wait()

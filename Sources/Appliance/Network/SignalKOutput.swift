@@ -12,6 +12,7 @@ final class SignalKOutput: Pollable, BoxObserver {
         let socket: FileDescriptor
         let fd: Int32
         var outbox: [UInt8] = []
+        var received = 0
         init(_ socket: FileDescriptor) {
             self.socket = socket
             fd = socket.rawValue
@@ -34,6 +35,9 @@ final class SignalKOutput: Pollable, BoxObserver {
     private(set) var droppedClients = 0
     /// The distance goes out at most this often (every fix of a 10 Hz receiver would be noise).
     static let distanceEvery: Duration = .seconds(1)
+    /// A server's data connection sends nothing; a client that sends more than this is not one,
+    /// and is dropped rather than read turn after turn.
+    static let inputLimit = 4096
 
     init(settings: SignalKSettings, wall: @escaping () -> Double, now: Instant) {
         self.settings = settings
@@ -154,7 +158,8 @@ final class SignalKOutput: Pollable, BoxObserver {
             let got: Int?
             do { got = try c.socket.receiveNow(into: &buf) } catch { return drop(c) }
             guard let n = got else { return }
-            if n == 0 { return drop(c) }
+            c.received += n
+            if n == 0 || c.received > Self.inputLimit { return drop(c) }
         }
     }
 
