@@ -25,8 +25,10 @@ enum NetworkOutputs {
 
     static func attachMQTT(to runtime: BoxRuntime, config: Configuration, snapshot: SnapshotWriter, now: Instant) {
         let name = config.mqtt.box.isEmpty ? hostName() : config.mqtt.box
-        guard !name.isEmpty, !name.contains(where: { "/+#".contains($0) || $0 == " " }) else {
-            Console.error("MQTT: the box name \"\(name)\" can't be a topic level; not connecting")
+        // The same rule as `config --check` (NetworkChecks): refused, the Systems Check says why.
+        if let problem = NetworkChecks.boxNameProblem(name) ?? NetworkChecks.passwordFileProblem(config.mqtt.passwordFile) {
+            Console.error("MQTT: \(problem); not connecting")
+            runtime.extraRows.append { [SystemsCheck.Row(.mqtt, .attention, "No: \(problem); not connecting")] }
             return
         }
         let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
@@ -48,9 +50,8 @@ enum NetworkOutputs {
 
     static func attachNMEA(to runtime: BoxRuntime, config: Configuration, now: Instant) {
         var settings = config.nmea
-        let t = settings.talker.utf8
-        if t.count != 2 || !t.allSatisfy({ (0x41...0x5A).contains($0) }) {
-            Console.error("NMEA: the talker must be two capital letters, not \"\(settings.talker)\"; using II")
+        if let problem = NetworkChecks.talkerProblem(settings.talker) {
+            Console.error("NMEA: \(problem); using II")
             settings.talker = "II"
         }
         let nmea = NMEAOutput(settings: settings, wall: WallClock.seconds, now: now)
