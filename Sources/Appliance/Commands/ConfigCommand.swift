@@ -46,9 +46,16 @@ enum ConfigCommand: Command {
                 print(defaultFile(), terminator: "")
                 return ExitCode.ok
             }
-            let loaded = Configuration.load(path: check!)
+            var loaded = Configuration.load(path: check!)
+            // What `run` refuses of the network sections (NetworkChecks), on this host.
+            loaded.problems += NetworkChecks.problems(loaded.configuration, hostName: NetworkOutputs.hostName())
             let silent = cantSound(loaded.configuration)
             if let silent { print(silent) }
+            if loaded.configuration.mqtt.enabled && loaded.configuration.mqtt.box.isEmpty {
+                // A warning, not a problem: alone on its broker the host name is fine.
+                print("Note: mqtt.box is empty, so this box is \"\(NetworkOutputs.hostName())\" on the broker; "
+                      + "on a broker other boxes share, give each its own mqtt.box (two of one name: one leaves the broker)")
+            }
             for p in loaded.problems { print(p) }
             if loaded.problems.isEmpty && silent == nil { print("Configuration: no problems") }
             return loaded.problems.isEmpty && silent == nil ? ExitCode.ok : ExitCode.failure
