@@ -49,3 +49,22 @@ in_root() {   # in_root ROOT COMMAND...
         exec chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"
     ' in_root "$root" "$REPO_ROOT" "$@"
 }
+
+# The trixie build root's package lists, for the steps that ask apt about trixie's arm64
+# packages through it (the arm64 twin's kernel, valgrind, the Pi image's packages). mmdebstrap
+# empties a new root's lists when it finishes, so a root made by image/trixie-root.sh has none
+# until something runs apt-get update in it: this does, under the root's lock, and says which
+# step is filling them. With --refresh it updates them anyway (lists too old for the archive).
+trixie_lists() {   # trixie_lists ROOT [--refresh]
+    local root=$1
+    if [ "${2:-}" != --refresh ] && compgen -G "$root/var/lib/apt/lists/*_Packages" >/dev/null; then
+        return 0
+    fi
+    say "the trixie root $root has no package lists (or old ones): apt-get update in it for ${0##*/}"
+    (
+        flock 8
+        in_root "$root" apt-get update -qq >&2
+    ) 8>"$(dirname "$root")/.trixie.lock" || die "apt-get update in the trixie root $root failed"
+    compgen -G "$root/var/lib/apt/lists/*_Packages" >/dev/null ||
+        die "apt-get update in $root left no package lists"
+}

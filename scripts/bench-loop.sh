@@ -16,6 +16,10 @@
 # outside the VM). About 6 minutes (callgrind is ~50x slower than the box).
 #   --long SECONDS   the RSS and wakeup runs last SECONDS of fixes each (default 120)
 #   --cost-only      only the instructions per fix
+#   --drag           the instructions per fix while dragging: the same two runs on a log where the
+#                    boat drags away 12 s in (anchor-bench --dragging-log) and lies 80 m off, so the
+#                    difference of the two is fixes while checking, dragging and ringing (the status
+#                    following the readings); implies --cost-only
 #   --no-cost        only the RSS, wakeup and watchdog runs (no callgrind)
 #   --keep DIR       leave the two callgrind outputs in DIR (cg.short, cg.longer) to study with
 #                    callgrind_annotate --tree=calling
@@ -27,15 +31,16 @@
 #                    and gcc (scripts/packages/bench.txt). About 2 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-long=120; cost_only=; no_cost=; keep=; qemu=
+long=120; cost_only=; no_cost=; keep=; qemu=; kind=holding
 while [ $# -gt 0 ]; do
     case $1 in
         --long) long=$2; shift 2 ;;
         --cost-only) cost_only=1; shift ;;
+        --drag) kind=dragging; cost_only=1; shift ;;
         --no-cost) no_cost=1; shift ;;
         --keep) keep=$2; shift 2 ;;
         --qemu) qemu=$2; cost_only=1; shift 2 ;;
-        *) echo "usage: $0 [--long SECONDS] [--cost-only | --no-cost] [--keep DIR] [--qemu amd64|arm64]"; exit 64 ;;
+        *) echo "usage: $0 [--long SECONDS] [--cost-only | --no-cost | --drag] [--keep DIR] [--qemu amd64|arm64]"; exit 64 ;;
     esac
 done
 tools="valgrind callgrind_annotate gpsfake"
@@ -67,7 +72,7 @@ strip --strip-debug "$T/aa"
 port=$((20000 + RANDOM % 20000))
 
 # One sentence a fix (GGA), so gpsfake's -c 0.1 is 10 Hz.
-log() { .build/release/anchor-bench --holding-log "$T/$1.nmea" "$2" >/dev/null; }
+log() { .build/release/anchor-bench --$kind-log "$T/$1.nmea" "$2" >/dev/null; }
 
 # run NAME SECONDS CYCLE [valgrind...]: the box on gpsfake for the whole log, marked and armed
 # after 3 s of fixes, stopped by SIGTERM 2 s after the log ends. Leaves $T/NAME.out.
@@ -145,6 +150,11 @@ ra=$(readings short); rb=$(readings longer)
 fixes=$(( rb - ra ))
 [ "$fixes" -gt 0 ] || { echo "bench-loop: the box handled no more readings in the longer run ($ra, $rb)"; exit 1; }
 echo "instructions: 200-fix log $a ($ra GPS readings handled), 800-fix log $b ($rb GPS readings handled)"
+if [ $kind = dragging ]; then
+    for f in short longer; do
+        echo "the $f run's log: $(grep -E 'Checking|Dragging|ringing|Alarm' "$T/$f/box.out" | tr '\n' ';' | cut -c1-400 || true)"
+    done
+fi
 echo "instructions per fix: $(( (b - a) / fixes )) (difference / $fixes readings, whole process)"
 echo "where a fix's instructions go (inclusive, difference of the two runs / $fixes, top 20):"
 for f in short longer; do

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 
 binary = sys.argv[1]
 decisions = int(sys.argv[2])
@@ -37,6 +38,14 @@ seed = int(sys.argv[4]) if len(sys.argv) > 4 else 2026
 rng = random.Random(seed)
 work = "/tmp/power-cut"
 fs_mb = 256   # the box asks for attention below 128 MB free: a card that size
+# ext4's data mode (POWER_CUT_EXT4_DATA, scripts/test-powercut.sh --writeback): "ordered", the
+# Debian default, commits a new file's directory entry with its data; "writeback" does not, so a
+# missing directory sync shows there.
+ext4_data = os.environ.get("POWER_CUT_EXT4_DATA", "ordered")
+if ext4_data not in ("ordered", "writeback"):
+    print(f"power-cut: setup failed: POWER_CUT_EXT4_DATA={ext4_data} (ordered or writeback)")
+    print("power-cut: 0 passed, 1 failed")
+    sys.exit(1)
 
 passed = failed = 0
 failures = []
@@ -86,7 +95,7 @@ libc = ctypes.CDLL("libc.so.6", use_errno=True)
 
 def mount_ext4(dev, target):
     """None when mounted, else why not."""
-    if libc.mount(dev.encode(), target.encode(), b"ext4", 0, None) == 0:
+    if libc.mount(dev.encode(), target.encode(), b"ext4", 0, f"data={ext4_data}".encode()) == 0:
         return None
     return f"mount {dev}: {os.strerror(ctypes.get_errno())}"
 
@@ -182,7 +191,8 @@ sh("dmsetup", "mknodes")   # no udev in the VM
 card = "/dev/mapper/pclog"
 mnt, run_dir = os.path.join(work, "card"), os.path.join(work, "run")
 os.makedirs(mnt, exist_ok=True)
-sh("mount", "-t", "ext4", "-o", "data=ordered", card, mnt)
+sh("mount", "-t", "ext4", "-o", f"data={ext4_data}", card, mnt)
+print(f"power-cut: ext4 data={ext4_data}", flush=True)
 
 
 def mark(name):
@@ -311,11 +321,14 @@ def says(d):
 
 
 def worker(w, cuts, replay_img, cow_dev):
+    # Any exception ends this worker's remaining cuts: a failure of the run, with its traceback,
+    # never a smaller run that passes (the count of cuts judged is compared with those asked for).
     try:
         work_cuts(w, cuts, replay_img, cow_dev)
-    except SetupError as e:
+    except BaseException as e:
         with lock:
-            check(False, f"worker {w} stopped: {e}")
+            traceback.print_exc()
+            check(False, f"worker {w} stopped: {type(e).__name__}: {e}")
 
 
 def work_cuts(w, cuts, replay_img, cow_dev):
@@ -327,6 +340,10 @@ def work_cuts(w, cuts, replay_img, cow_dev):
     applied = -1
     with open(logimg, "rb") as log, open(replay_img, "r+b") as img:
         for n, cut in cuts:
+            # Test-only sabotage (scripts/test-powercut.sh --sabotage worker-exception): worker 1
+            # raises a KeyError from its second cut on, as a status field that went missing would.
+            if os.environ.get("POWER_CUT_SABOTAGE") == "worker-exception" and w == 1 and n > 1:
+                raise KeyError("sabotage: a missing status field")
             tc = time.monotonic()
             for k in range(applied + 1, cut + 1):
                 flags, sector, nr, where = entries[k]
@@ -353,6 +370,7 @@ def work_cuts(w, cuts, replay_img, cow_dev):
                 with lock:
                     check(False, f"{where}: the file system does not mount: {why}")
                     failed_starts += 1
+                    done += 1   # judged: a failure
                 sh("dmsetup", "remove", "--noudevsync", name)
                 continue
             must = [d for d in sent if d[0] in receipted and mark_at[f"r{d[0]}"] < cut]
@@ -436,9 +454,11 @@ for t in workers:
     t.join()
 
 elapsed = time.monotonic() - started
-print(f"power-cut: {len(candidates)} cuts, {checked} receipted decisions checked across them, "
+# Every cut asked for ran and was judged, or the run fails.
+check(done == cuts_wanted, f"{done} of {cuts_wanted} cuts asked for ran and were judged")
+print(f"power-cut: {done} cuts run of {cuts_wanted} asked for, {checked} receipted decisions checked across them, "
       f"{lost} lost, {failed_starts} failed starts, in {elapsed:.0f} s")
-print("power-cut: time per cut: " + ", ".join(f"{k} {v / max(len(candidates), 1):.2f} s" for k, v in phase.items())
+print("power-cut: time per cut: " + ", ".join(f"{k} {v / max(done, 1):.2f} s" for k, v in phase.items())
       + f" (two workers; record {record_s:.0f} s)")
 if failures:
     print("power-cut: first failures:", *failures[:5], sep="\n  ")

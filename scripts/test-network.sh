@@ -13,6 +13,8 @@ BIN=${ANCHOR_ALERT_BIN:-.build/debug/anchor-alert}
 [ -x "$BIN" ] || swift build >/dev/null || { echo "test-network: build failed"; exit 1; }
 missing=()
 /usr/bin/python3 -c 'import pynmea2' 2>/dev/null || missing+=("python3-nmea2")
+/usr/bin/python3 -c 'import jinja2' 2>/dev/null || missing+=("python3-jinja2")
+/usr/bin/python3 -c 'import jsonschema' 2>/dev/null || missing+=("python3-jsonschema")
 for f in /usr/sbin/mosquitto /usr/bin/mosquitto_sub /usr/bin/mosquitto_pub; do [ -x "$f" ] || missing+=("$f"); done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "test-network: missing ${missing[*]} (scripts/packages/network.txt; run scripts/install-deps.sh)"
@@ -92,9 +94,46 @@ if [ -n "$PORT" ]; then
     passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
     failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
     grep -q -E '^  (ok|FAILED):' <<<"$out" || bad "the NMEA client ran"
+    echo "NMEA 0183: the anchor as a waypoint (pynmea2's WPL, as a plotter without alert sentences)"
+    out=$(/usr/bin/python3 scripts/network/plotter_waypoint.py "$BIN" "$D/run" "$D/box.conf" "$PORT" 2 2>&1)
+    wpl_rc=$?
+    echo "$out"
+    [ "$wpl_rc" -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "plotter_waypoint.py ended with exit $wpl_rc and no check failing"
+    passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+    failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+fi
+# The UDP sender: bound to the one address its route uses, connected to the broadcast target
+# (on lo its own address), so datagrams sent to it are not queued unread.
+udpline=$(ss -uanpH | grep "pid=$BOX,")
+check "the UDP sender is bound to one address, connected to 127.0.0.1:$UDP ($(tr -s ' ' <<<"$udpline" | cut -d' ' -f1-5))" \
+    grep -q "^ESTAB .*127\.0\.0\.1:[0-9]* *127\.0\.0\.1:$UDP " <<<"$udpline"
+uport=$(sed -n 's/^ESTAB *[0-9]* *[0-9]* *127\.0\.0\.1:\([0-9]*\) .*/\1/p' <<<"$udpline")
+if [ -n "$uport" ]; then
+    /usr/bin/python3 -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(200): s.sendto(b'x' * 500, ('127.0.0.1', $uport))"
+    sleep 0.3
+    check "datagrams sent to it queue nowhere (Recv-Q $(ss -uanH "sport = :$uport" | tr -s ' ' | cut -d' ' -f2))" \
+        test "$(ss -uanH "sport = :$uport" | tr -s ' ' | cut -d' ' -f2)" = 0
 fi
 check "the box still runs after every client and its noise" kill -0 "$BOX"
 kill "$BOX" 2>/dev/null; wait "$BOX" 2>/dev/null; BOX=
+echo "NMEA clients that don't read (scripts/network/nmea_slots.py)"
+out=$(/usr/bin/python3 scripts/network/nmea_slots.py "$BIN" "$D/slots" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "nmea_slots.py exited $rc without a check failing"
+
+echo "Signal K deltas, read as a Signal K server's TCP data connection reads them (scripts/network/signalk_client.py)"
+# SIGNALK_SCHEMAS: a directory with the Signal K specification's schemas/, to validate against
+# them too (Docs/network.md).
+out=$(/usr/bin/python3 scripts/network/signalk_client.py "$BIN" "$D/signalk" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "signalk_client.py exited $rc without a check failing"
 
 echo "MQTT through mosquitto, and a fleet of $N simulated boxes"
 MQ=$(freeport)
@@ -194,7 +233,37 @@ mosquitto_sub -p "$MQ" -t 'anchor-alert/boat001/#' -t 'homeassistant/+/anchor_al
 for t in status state alarm position faults check online; do
     check "retained anchor-alert/boat001/$t" grep -q "^anchor-alert/boat001/$t " "$D/topics.txt"
 done
-check "Home Assistant discovery: 4 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 4
+# boat001 takes no commands: its five entities, and no snooze button or radius number.
+check "Home Assistant discovery: 5 entities" test "$(grep -c '^homeassistant/' "$D/topics.txt")" -eq 5
+
+# Remote controls can't quiet a drag: while it rings, widening the radius, a new mark, release
+# and disarm over MQTT are refused; the watch keeps its radius and rings on.
+quiet() {  # file, then requests
+    local f=$1; shift
+    mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -C $# -W 10 >"$f" 2>/dev/null &
+    local sub=$!; sleep 0.5
+    for r in "$@"; do mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m "$r"; done
+    wait $sub
+}
+quiet "$D/quiet.txt" '{"id":"q1","decision":"radius","meters":500}' '{"id":"q2","decision":"disarm"}' \
+    '{"id":"q3","decision":"mark"}' '{"id":"q4","decision":"release"}'
+for q in "q1 radius 500" "q3 mark" "q4 release"; do
+    check "while ringing, ${q#* } over MQTT is refused" \
+        grep -q "\"id\":\"${q%% *}\",\"result\":\"error\".*\"error\":\"skipper_only\"" "$D/quiet.txt"
+done
+# Disarm is the switch's alone, over any request (Docs/commands.md).
+check "disarm over MQTT is refused" grep -q '"id":"q2","result":"error".*"error":"not_allowed"' "$D/quiet.txt"
+rr=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; s=json.load(sys.stdin)['status']; print(s['alarm']['state'], s['alert_radius_m'])")
+check "the dragger still rings with its radius ($rr)" grep -q '^ringing [0-9.]*$' <<<"$rr"
+check "its radius is not 500 m ($rr)" test "${rr#* }" != 500
+# Every request is answered, a busy refusal at least: 1000 at once, 1000 replies.
+seq 1000 | sed 's/.*/{"id":"f&","decision":"snooze","episode":999999}/' >"$D/flood.txt"
+mosquitto_sub -p "$MQ" -q 1 -t anchor-alert/dragger/reply -C 1000 -W 20 >"$D/flood-replies.txt" 2>/dev/null &
+SUB=$!; sleep 0.5
+mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -l <"$D/flood.txt"
+wait $SUB
+answered=$(grep -o '"id":"f[0-9]*"' "$D/flood-replies.txt" | sort -u | wc -l)
+check "1000 requests at once get 1000 answers ($answered; $(grep -c '"error":"busy"' "$D/flood-replies.txt") busy)" test "$answered" -eq 1000
 
 # Commands: the control socket's requests on the command topic, answered on the reply topic.
 ep=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['episode'])")
@@ -214,6 +283,8 @@ check "garbage is answered with an error, the box unaffected" grep -q '"result":
 check "a box that takes no commands does not listen (no reply to r1)" test -z "$(grep '"id":"r1"' "$D/replies.txt")"
 state=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['state'])")
 check "the dragging box is snoozed ($state)" test "$state" = snoozed
+quiet "$D/quiet2.txt" '{"id":"q5","decision":"radius","meters":500}'
+check "snoozed, radius 500 over MQTT is refused" grep -q '"id":"q5","result":"error".*"error":"skipper_only"' "$D/quiet2.txt"
 
 # The last will: a box killed outright is "offline" in the fleet view.
 kill -9 "${BOXES[1]}"
@@ -246,12 +317,39 @@ check "after the restart every running box republished ($back of $((N - 1)))" te
 for p in $FLEET "${BOXES[@]}"; do kill "$p" 2>/dev/null; done
 for p in $FLEET "${BOXES[@]}"; do wait "$p" 2>/dev/null; done
 FLEET=; BOXES=()
+echo "MQTT: two boxes with one name"
+# The second takes the broker's session from the first (one client id); each reconnect would
+# take it back. One yields and says why; the retained topics stop changing hands.
+for t in twin1 twin2; do
+    printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 1\n[mqtt]\nenabled = true\nport = %s\nbox = "twin"\n' "$MQ" > "$D/$t.conf"
+done
+"$BIN" run --simulate hold --switch off --config "$D/twin1.conf" --runtime-dir "$D/twin1/run" --journal-dir "$D/twin1/journal" >"$D/twin1.out" 2>&1 &
+BOXES+=($!); sleep 3
+"$BIN" run --simulate hold --switch off --config "$D/twin2.conf" --runtime-dir "$D/twin2/run" --journal-dir "$D/twin2/journal" >"$D/twin2.out" 2>&1 &
+BOXES+=($!); sleep 6
+mosquitto_sub -p "$MQ" -t anchor-alert/twin/online -t anchor-alert/twin/identity -v -W 6 >"$D/twin-topics.txt" 2>/dev/null
+twinrow() { "$BIN" status --json --runtime-dir "$D/$1/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])" 2>/dev/null; }
+r1=$(twinrow twin1); r2=$(twinrow twin2)
+echo "    twin1: $r1"; echo "    twin2: $r2"
+yielded=$(printf '%s\n%s\n' "$r1" "$r2" | grep -c '^No: another box uses the name twin on ')
+online=$(printf '%s\n%s\n' "$r1" "$r2" | grep -c '^Yes: anchor-alert/twin on ')
+check "one of two boxes named twin yields and says why, the other stays on ($yielded yielded, $online on)" test "$yielded" -eq 1 -a "$online" -eq 1
+check "the twin's topics are steady: once online, one identity, over 6 s ($(tr '\n' ' ' <"$D/twin-topics.txt"))" \
+    test "$(grep -c '^anchor-alert/twin/online online$' "$D/twin-topics.txt")" -eq 1 -a "$(wc -l <"$D/twin-topics.txt")" -eq 2
+for p in "${BOXES[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; BOXES=()
 echo "MQTT against large messages (scripts/network/mqtt_limits.py)"
 out=$(/usr/bin/python3 scripts/network/mqtt_limits.py "$BIN" "$D/limits" 2>&1); rc=$?
 echo "$out"
 passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
 failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 [ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "mqtt_limits.py exited $rc without a check failing"
+echo "Home Assistant's MQTT discovery (scripts/network/ha_discovery.py)"
+# HA_PYTHON: a Python with the homeassistant package, for its own schemas (Docs/network.md).
+out=$(/usr/bin/python3 scripts/network/ha_discovery.py "$BIN" "$D/ha" 2>&1); rc=$?
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "ha_discovery.py exited $rc without a check failing"
 echo "MQTT with TLS and a per-box user"
 if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
     T=$D/tls; mkdir -p "$T"; chmod 755 "$D" "$T"   # mosquitto drops to its own user
@@ -267,17 +365,17 @@ if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
         "$TP" "$T" "$T" "$T" "$T" > "$T/m.conf"
     /usr/sbin/mosquitto -c "$T/m.conf" >"$T/m.log" 2>&1 &
     TLSB=$!; sleep 1
-    tlsbox() {  # password, name
+    tlsbox() {  # password, name, [more mqtt lines]
         echo "$1" > "$T/pw.$2"; chmod 600 "$T/pw.$2"
-        printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "tlsboat"\nusername = "tlsboat"\npassword_file = "%s"\nca_file = "%s/ca.crt"\n' \
-            "$TP" "$T/pw.$2" "$T" > "$T/$2.conf"
+        printf '[gpio]\nbuzzer_enabled = false\n[runtime]\nstatus_interval = 2\n[mqtt]\nenabled = true\nport = %s\nbox = "tlsboat"\nusername = "tlsboat"\npassword_file = "%s"\nca_file = "%s/ca.crt"\n%b' \
+            "$TP" "$T/pw.$2" "$T" "${3:-}" > "$T/$2.conf"
         "$BIN" run --simulate hold --switch off --config "$T/$2.conf" --runtime-dir "$T/$2/run" --journal-dir "$T/$2/journal" >"$T/$2.out" 2>&1 &
         BOX=$!
         row=
         for _ in $(seq 20); do
             sleep 0.5
             row=$("$BIN" status --json --runtime-dir "$T/$2/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])" 2>/dev/null)
-            case $row in Yes:*|"No: connection lost"*|"No: the broker refused"*) break ;; esac
+            case $row in Yes:*|"No: connection lost"*|"No: the broker refused"*|"No: can't"*) break ;; esac
         done
         kill "$BOX"; wait "$BOX" 2>/dev/null; BOX=
     }
@@ -285,6 +383,9 @@ if command -v openssl >/dev/null && command -v mosquitto_passwd >/dev/null; then
     check "over TLS with its own user the box is on the broker ($row)" grep -q '^Yes: anchor-alert/tlsboat on ' <<<"$row"
     tlsbox wrong bad
     check "a wrong password is a Systems Check row, retried ($row)" grep -q '^No: .*trying again$' <<<"$row"
+    check "and it says the broker refused the box, not a lost connection" grep -q '^No: the broker refused the connection: ' <<<"$row"
+    tlsbox secret1 nocert "cert_file = \"$T/none.crt\"\nkey_file = \"$T/none.key\"\n"
+    check "a missing client certificate is named ($row)" grep -q "^No: can't read mqtt.cert_file $T/none.crt (No such file or directory)$" <<<"$row"
     kill "$TLSB"; wait "$TLSB" 2>/dev/null
 else
     bad "openssl and mosquitto_passwd are needed for the TLS test"
@@ -325,8 +426,41 @@ else
     bad "gpsd is not installed (scripts/packages/gpsd.txt)"
 fi
 
+echo "config --check refuses what run refuses (the network sections)"
+C=$D/cfg; mkdir -p "$C"; echo secret > "$C/pw.open"; chmod 644 "$C/pw.open"; echo secret > "$C/pw.ok"; chmod 600 "$C/pw.ok"
+cfgcheck() {  # what, expected words, config text
+    printf '%b' "$3" > "$C/c.conf"
+    local out rc; out=$("$BIN" config --check "$C/c.conf" 2>&1); rc=$?
+    check "config --check: $1 ($(head -1 <<<"$out"))" test "$rc" -ne 0 -a -n "$(grep -F -- "$2" <<<"$out")"
+}
+for name in "my boat" "a/b" "a+b" "bateau-été"; do
+    cfgcheck "box name \"$name\"" "can't be a topic level" "[mqtt]\nenabled = true\nbox = \"$name\"\n"
+done
+cfgcheck 'talker "XYZ"' "talker must be two capital letters" '[nmea]\nenabled = true\ntalker = "XYZ"\n'
+cfgcheck 'an empty talker' "talker must be two capital letters" '[nmea]\nenabled = true\ntalker = ""\n'
+cfgcheck 'listen = "wlan0"' "must be an IPv4 address" '[nmea]\nenabled = true\nlisten = "wlan0"\n'
+cfgcheck 'a missing password file' "can't read the password file" "[mqtt]\nenabled = true\nbox = \"b1\"\npassword_file = \"$C/none\"\n"
+cfgcheck 'a world-readable password file' "readable by every user" "[mqtt]\nenabled = true\nbox = \"b1\"\npassword_file = \"$C/pw.open\"\n"
+printf '[mqtt]\nenabled = true\nbox = "b-1.x_y"\npassword_file = "%s"\n[nmea]\nenabled = true\ntalker = "GP"\nlisten = "127.0.0.1"\n' "$C/pw.ok" > "$C/good.conf"
+check "config --check passes good network settings" "$BIN" config --check "$C/good.conf"
+printf '[mqtt]\nenabled = true\n' > "$C/host.conf"
+check "config --check warns that an empty mqtt.box is the host name on the broker" \
+    grep -q '^Note: mqtt.box is empty, so this box is ' <<<"$("$BIN" config --check "$C/host.conf")"
+# run turns the same down, and says so: a name that is no topic level, a password any user reads.
+runsays() {  # config text, then expected words
+    printf '%b' "$1" > "$C/r.conf"; shift
+    timeout 4 "$BIN" run --simulate hold --switch off --config "$C/r.conf" --runtime-dir "$C/run" --journal-dir "$C/journal" >"$C/r.out" 2>&1
+    for w in "$@"; do check "run says: $w" grep -q -F -- "$w" "$C/r.out"; done
+}
+runsays '[mqtt]\nenabled = true\nport = 1\nbox = "bateau-été"\n[nmea]\nenabled = true\nport = 0\ntalker = "XYZ"\nlisten = "wlan0"\n' \
+    "can't be a topic level: use up to 64 ASCII letters, digits, - _ or .; not connecting" "talker must be two capital letters" "an IPv4 address is needed"
+runsays "[mqtt]\nenabled = true\nport = 1\nbox = \"b1\"\npassword_file = \"$C/pw.open\"\n" "readable by every user; chmod 600 it; not connecting"
+
 echo "The systemd unit's addresses, derived from the configuration"
 printf '[gps]\nhost = "192.168.1.7"\n[mqtt]\nenabled = true\nbroker = "10.0.0.2"\n[nmea]\nenabled = true\nallow = "192.168.1.0/24 fd00::/8"\n' > "$D/allow.conf"
+printf '[signalk]\nenabled = true\nallow = "192.168.1.9"\n' > "$D/skallow.conf"
+check "the drop-in allows the Signal K server" \
+    test "$("$BIN" config --network-allow --config "$D/skallow.conf" | grep '^IPAddressAllow=')" = "IPAddressAllow=192.168.1.9"
 out=$("$BIN" config --network-allow --config "$D/allow.conf")
 check "the drop-in allows exactly the gpsd host, the broker and the NMEA clients" \
     test "$(grep '^IPAddressAllow=' <<<"$out" | tr '\n' ' ')" = "IPAddressAllow=192.168.1.7 IPAddressAllow=10.0.0.2 IPAddressAllow=192.168.1.0/24 IPAddressAllow=fd00::/8 "
@@ -336,6 +470,28 @@ check "with gpsd on localhost and the outputs off, nothing is added" test -z "$(
 printf '[nmea]\nenabled = true\nudp_interface = "wlan0"\n' > "$D/udp.conf"
 check "a UDP broadcast interface adds netlink, to find its broadcast address" \
     grep -q '^RestrictAddressFamilies=AF_NETLINK$' <<<"$("$BIN" config --network-allow --config "$D/udp.conf")"
+# NMEA on with nmea.allow empty: the drop-in lets no plotter in, and the Systems Check says so.
+nmearow() {  # config file: the nmea_out row's status and answer from a short run
+    timeout 4 "$BIN" run --simulate hold --switch off --config "$1" --runtime-dir "$D/allowrun/run" \
+        --journal-dir "$D/allowrun/journal" >"$D/allowrun.out" 2>&1 &
+    local p=$! r=
+    for _ in $(seq 30); do
+        sleep 0.2
+        r=$("$BIN" status --json --runtime-dir "$D/allowrun/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['status'] + ' ' + r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='nmea_out'][0])" 2>/dev/null)
+        [ -n "$r" ] && break
+    done
+    kill $p 2>/dev/null; wait $p 2>/dev/null; rm -rf "$D/allowrun"
+    echo "$r"
+}
+printf '[gpio]\nbuzzer_enabled = false\n[nmea]\nenabled = true\nport = 0\n' > "$D/nmeaopen.conf"
+out=$("$BIN" config --network-allow --config "$D/nmeaopen.conf")
+check "NMEA on, nmea.allow empty: the drop-in adds no address and says only this box reaches the port" \
+    test -z "$(grep '^IPAddressAllow=' <<<"$out")" -a -n "$(grep -F '# nmea.allow is empty: only this box reaches the NMEA port' <<<"$out")"
+row=$(nmearow "$D/nmeaopen.conf")
+check "and the Systems Check agrees: for this box only ($row)" grep -q '^attention Yes: TCP port [0-9]*, 0 listening; for this box only: nmea.allow is empty$' <<<"$row"
+printf '[gpio]\nbuzzer_enabled = false\n[nmea]\nenabled = true\nport = 0\nallow = "192.168.1.0/24"\n' > "$D/nmealan.conf"
+row=$(nmearow "$D/nmealan.conf")
+check "with nmea.allow set the row is a plain yes ($row)" grep -q '^ok Yes: TCP port [0-9]*, 0 listening$' <<<"$row"
 G=$D/generated; mkdir -p "$G"
 if command -v systemd-analyze >/dev/null; then
     sed "s|/usr/bin/anchor-alert config --network-allow --config /etc/anchor-alert/anchor-alert.conf|$BIN config --network-allow --config $D/allow.conf|; s|\[ -x /usr/bin/anchor-alert \] \|\| exit 0||" \

@@ -17,7 +17,24 @@ decisions=16 cuts=16 limit=5400 full=0
 # its status file 1.4 to 2.2 s against 2.7 to 9 s, a recap 0.5 to 1.6 s against 1.5 to 6 s).
 # About six writes reach the card per decision: 150 decisions left 899 cut points, so 1,000
 # cuts need 200.
-[ "${1:-}" = "--full" ] && decisions=200 cuts=1000 limit=18000 full=1
+# --writeback: ext4 with data=writeback, where a missing directory sync shows (ordered mode
+# commits a new file's directory entry with its data). --sabotage NAME: a proof that the cuts
+# catch NAME (Docs/proofs.md, "Sabotage"); the run must then fail, and this script says whether
+# it did. The sabotage switches are test-only: nothing the box ships reads them.
+sabotage="" ext4_data=ordered
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --full) decisions=200 cuts=1000 limit=18000 full=1 ;;
+        --writeback) ext4_data=writeback ;;
+        --sabotage) sabotage=${2:-}; shift ;;
+        *) echo "test-powercut: unknown option $1"; exit 2 ;;
+    esac
+    shift
+done
+case "$sabotage" in
+    ""|worker-exception) ;;
+    *) echo "test-powercut: unknown sabotage '$sabotage' (worker-exception)"; exit 2 ;;
+esac
 vm=../shared/vm/run-in-vm.sh
 fail() { echo "test-powercut: FAILED: $*"; echo "test-powercut: 0 passed, 1 failed"; exit 1; }
 [ -x "$vm" ] || fail "no test VM at $vm"
@@ -44,6 +61,8 @@ copy=$(mktemp -d /var/tmp/aa-powercut.XXXXXX) || fail "no directory for the bina
 cp "$binary" "$copy/anchor-alert" || fail "can't copy $binary"
 out=$(mktemp)
 for attempt in 1 2; do
+    POWER_CUT_SABOTAGE=$sabotage POWER_CUT_EXT4_DATA=$ext4_data \
+    VM_PASS_ENV="${VM_PASS_ENV:-} POWER_CUT_SABOTAGE POWER_CUT_EXT4_DATA" \
     VM_TIMEOUT=${VM_TIMEOUT:-$limit} "$vm" "/usr/bin/python3 scripts/power-cut.py $copy/anchor-alert $decisions $cuts ${POWER_CUT_SEED:-2026}" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     # 125: the VM did not boot (under emulation on a busy host its kernel can miss the timer
@@ -58,4 +77,13 @@ p=$(echo "$summary" | sed -E 's/^power-cut: ([0-9]+) passed.*/\1/')
 f=$(echo "$summary" | sed -E 's/.* ([0-9]+) failed$/\1/')
 [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 echo "test-powercut: $p passed, $f failed"
-[ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
+ok=0
+[ "$rc" -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ] && ok=1
+if [ -n "$sabotage" ]; then
+    # A sabotage run proves something only when the cuts fail.
+    if [ "$ok" = 1 ]; then
+        echo "test-powercut: sabotage $sabotage: NOT caught (the cuts passed)"; exit 1
+    fi
+    echo "test-powercut: sabotage $sabotage: caught (the cuts failed)"; exit 0
+fi
+[ "$ok" = 1 ]

@@ -15,6 +15,22 @@ enum Console {
         write(line, to: .standardError)
     }
 
+    /// A line about the alarm itself that can't wait to be noticed ("Won't ring: nothing can
+    /// sound the alarm"), on standard error in the alarm's colour: at the journal's error
+    /// priority when standard error is journald's stream (`<3>`, which journalctl shows in red;
+    /// systemd sets `JOURNAL_STREAM` to that stream's device and inode), red on a terminal,
+    /// plain otherwise.
+    static func alarm(_ line: String) {
+        let fd = FileDescriptor.standardError
+        if let stream = Process.environment("JOURNAL_STREAM"), stream == fd.streamIdentity {
+            error("<3>" + line)
+        } else if fd.isTerminal {
+            error("\u{1B}[1;91m\(line)\u{1B}[0m")
+        } else {
+            error(line)
+        }
+    }
+
     /// "Sent, waiting for the box" must be on the terminal, or in a pipe, before the wait begins.
     static func out(_ line: String) {
         if let loop { return loop.out.line(line) }

@@ -18,10 +18,12 @@ enum SnapshotFile {
 
     /// Replaces the snapshot atomically. Throws `SystemError` with EWOULDBLOCK when another
     /// writer holds the lock: the caller tries again shortly, never waits.
-    static func write(_ text: String, directory dir: String) throws {
+    static func write(_ text: String, directory dir: String) throws { try write(bytes: text.utf8, directory: dir) }
+
+    static func write<C: Collection>(bytes: C, directory dir: String) throws where C.Element == UInt8 {
         let lock = try FileDescriptor.open(dir + "/" + lockName, [.readWrite, .create])
         try lock.lock(.exclusive)
-        try Files.writeAtomically(text.utf8, to: path(dir), durable: false)
+        try Files.writeAtomically(bytes, to: path(dir), durable: false)
         lock.close()
     }
 

@@ -4,8 +4,13 @@ import Journal
 
 /// The running box's side of the status snapshot. The loop calls `publish` after every turn;
 /// it writes when what the box says changed, and otherwise once per `interval`, so a reader
-/// can tell a quiet box from a stopped one. It never blocks and never throws into the loop: a
-/// failed write is kept in `lastError` and tried again on the next turn.
+/// can tell a quiet box from a stopped one. It also follows the readings: a new one, `liveGap`
+/// after the last write while it matters (checking, dragging, ringing) and `quietGap` after it
+/// otherwise, rewrites the fields that move with it (`StatusSnapshot.Live`) after the rest as
+/// last encoded, so while it matters the status is never more than about a second behind the
+/// journal, and such a write costs a few fields, not the whole snapshot. It never blocks and
+/// never throws into the loop: a failed write is kept in `lastError` and tried again on the
+/// next turn.
 final class SnapshotWriter {
     let directory: String
     let interval: Duration
@@ -17,14 +22,31 @@ final class SnapshotWriter {
     private let pid: Int32
     private var lastKey: ChangeKey?
     private var lastWrite: Instant?
+    /// The last whole write's text without its live fields and closing brace (`rest`), and the
+    /// reading the last write showed.
+    private var encodedRest: [UInt8]?
+    private var lastReading: Instant?
+    /// While it matters, live writes follow the readings at most this often: every reading at
+    /// 1 Hz, about one in ten at 10 Hz, so what a reader is shown is within a second of the
+    /// latest reading.
+    static let liveGap: Duration = .milliseconds(900)
+    /// Otherwise (holding, alarm off, can't judge) at most this often: the reading's age a
+    /// reader counts stays under a few seconds, for a write every 50 readings at 10 Hz.
+    static let quietGap: Duration = .seconds(5)
+    private(set) var liveWrites = 0
     private var retryAt: Instant?
     private(set) var lastError: SystemError?
+    /// How long after a failed write the next try comes: 1 s, doubling to `interval`, so a
+    /// directory that stays unwritable costs a wakeup per interval, not one a second.
+    private var retryDelay: Duration = .seconds(1)
     private(set) var writes = 0
     /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
     var localRows: (() -> [SystemsCheck.Row])?
 
+    /// Never fails: a directory it can't make is `lastError`, and every write tries again, so the
+    /// parts that publish the status it builds (MQTT) work without the file.
     init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(30),
-         fitted: Set<SystemsCheck.Component>) throws {
+         fitted: Set<SystemsCheck.Component>) {
         self.directory = directory
         self.interval = interval
         self.fitted = fitted
@@ -32,7 +54,11 @@ final class SnapshotWriter {
         self.pid = Process.id
         // Owner and group may enter (the control socket's group reaches the socket); others
         // can still read the snapshot through the directory's read and search bits.
-        try Files.makeDirectories(directory, mode: 0o755)
+        do {
+            try Files.makeDirectories(directory, mode: 0o755)
+        } catch let e as SystemError {
+            lastError = e
+        } catch {}
     }
 
     /// When the loop must call `publish` again even if nothing happens. The steady write is due
@@ -56,24 +82,71 @@ final class SnapshotWriter {
         let key = ChangeKey(status, localRows: localRows)
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
-        guard due || retry || !Self.same(key, lastKey) else { return false }
+        let reading = status.readingAge.map { now - $0 }
+        guard due || retry || !Self.same(key, lastKey) else {
+            guard let rest = encodedRest, let reading, reading != lastReading, let last = lastWrite,
+                  now >= last + (Self.matters(status) ? Self.liveGap : Self.quietGap)
+            else { return false }
+            let live = StatusSnapshot.Live(status: status, now: now, wall: wall, writer: writer(),
+                                           validFor: StatusSnapshot.validity(interval: interval))
+            guard write(Self.text(rest: rest, live: live), now: now, reading: reading) else { return false }
+            liveWrites += 1
+            return true
+        }
         let snapshot = self.snapshot(status, now: now, wall: wall, localRows: localRows)
+        let rest = Self.rest(snapshot)
+        guard write(Self.text(rest: rest, live: snapshot.live), now: now, reading: reading) else { return false }
+        lastKey = key
+        encodedRest = rest
+        return true
+    }
+
+    /// Checking, dragging or ringing: while the skipper may be acting on what the status says.
+    static func matters(_ status: WatchStatus) -> Bool {
+        switch status.verdict {
+        case .checking, .dragging: return true
+        case .noAnchor, .holding, .cantJudge: return status.alarm.kind == .ringing
+        }
+    }
+
+    /// The whole snapshot's text but for its live fields and its closing brace: what a live
+    /// write puts its fields after.
+    static func rest(_ snapshot: StatusSnapshot) -> [UInt8] {
+        var text = Array(JSON.object(snapshot.staticFields).text(indented: true).utf8)
+        text.removeLast(2)  // "\n}"
+        return text
+    }
+
+    /// `rest` and the live fields as one object: the same text as `snapshot.json` indented, and
+    /// a newline (`StatusSnapshotTests` holds the two equal).
+    static func text(rest: [UInt8], live: StatusSnapshot.Live) -> [UInt8] {
+        var fields = IndentedFields(into: rest, depth: 0, first: false)
+        fields.out.reserveCapacity(rest.count + 1024)
+        live.write(into: &fields)
+        fields.out.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "}"), UInt8(ascii: "\n")])
+        return fields.out
+    }
+
+    private func write(_ text: [UInt8], now: Instant, reading: Instant?) -> Bool {
         do {
-            try SnapshotFile.write(snapshot.json.text(indented: true) + "\n", directory: directory)
-            lastKey = key
+            try SnapshotFile.write(bytes: text, directory: directory)
             lastWrite = now
+            lastReading = reading
             retryAt = nil
+            retryDelay = .seconds(1)
             lastError = nil
             writes += 1
             return true
-        } catch let e as SystemError {
-            lastError = e
-            retryAt = now + .seconds(1)
-            return false
         } catch {
-            retryAt = now + .seconds(1)
+            if let e = error as? SystemError { lastError = e }
+            retryAt = now + retryDelay
+            retryDelay = min(retryDelay * 2, max(interval, .seconds(1)))
             return false
         }
+    }
+
+    private func writer() -> StatusSnapshot.Writer {
+        .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds())
     }
 
     /// Compared in place: `key != lastKey` on optionals copied both keys into a pair first.
@@ -86,26 +159,26 @@ final class SnapshotWriter {
     /// box announces, `Announcement`).
     func snapshot(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row]) -> StatusSnapshot {
         var snapshot = StatusSnapshot(
-            status: status, now: now, wall: wall,
-            writer: .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds()),
+            status: status, now: now, wall: wall, writer: writer(),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
         // Why it won't ring, with what can sound (the Systems Check knows the sounders).
         snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
+        snapshot.canSound = SystemsCheck.silence(status, fitted: fitted, absent: absent) == nil
         return snapshot
     }
 
     /// The part of what the box says whose change is worth a write at once, taken straight from
-    /// the watch's status: the verdict (checking's progress in twentieths), the alarm, why it
-    /// won't ring, the anchor, the radius, the faults, and what the Systems Check rows are made
-    /// of (`SystemsCheck.boxRows` reads the faults, the verdict, whether a reading came, and the
-    /// monitor's rows). The distance, the accuracy and the reading's age (which move with every
-    /// fix of a swinging boat: 119 writes in 70 s when they counted) and a snooze's countdown
-    /// (the reader counts down from `snoozed_until`) wait for the steady rate. Equal keys mean
+    /// the watch's status: the verdict, the alarm, why it won't ring, the anchor, the radius, the
+    /// faults, and what the Systems Check rows are made of (`SystemsCheck.boxRows` reads the
+    /// faults, the verdict, whether a reading came, and the monitor's rows). The distance, the
+    /// accuracy, the reading's age and checking's progress (which move with every fix: 119
+    /// writes in 70 s of a swinging boat when they counted) wait for the steady rate, or, while
+    /// it matters, go with the next live write (`StatusSnapshot.Live`); a snooze's countdown
+    /// waits for the steady rate (the reader counts down from `snoozed_until`). Equal keys mean
     /// equal `StatusSnapshot.content`; a field added there that must write at once goes here too.
     struct ChangeKey: Equatable {
         var verdict: PositionVerdict.Kind
-        var progressStep: Int?
         var cantJudge: CantJudgeReason?
         var alarm: AlarmState
         var wontRing: String?
@@ -123,7 +196,6 @@ final class SnapshotWriter {
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
             switch status.verdict {
-            case .checking(let p): progressStep = Int((p * 20).rounded())
             case .cantJudge(let r): cantJudge = r
             default: break
             }

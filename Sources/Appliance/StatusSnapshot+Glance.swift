@@ -75,10 +75,10 @@ extension StatusSnapshot {
             ] as [(String, JSON?)])
         }
 
+        /// The swing's fields; `boat` and `farthest_m` move with every reading and are written
+        /// with the other live fields (`StatusSnapshot.Live`).
         var fields: [(String, JSON?)] {
             [
-                ("boat", boat.map(Self.coordinate)),
-                ("farthest_m", .number(farthest?.value)),
                 ("swing", swing.map {
                     .object([
                         ("centre", Self.coordinate($0.centre)),

@@ -25,6 +25,36 @@ struct StatusSnapshot: Hashable, Sendable {
         var progress: Double?
         var cantJudge: CantJudgeReason?
         var cantJudgeSays: String?
+
+        init(verdict: PositionVerdict.Kind, says: String, progress: Double?, cantJudge: CantJudgeReason?, cantJudgeSays: String?) {
+            self.verdict = verdict
+            self.says = says
+            self.progress = progress
+            self.cantJudge = cantJudge
+            self.cantJudgeSays = cantJudgeSays
+        }
+
+        init(_ v: PositionVerdict) {
+            var progress: Double?
+            var reason: CantJudgeReason?
+            switch v {
+            case .checking(let p): progress = p
+            case .cantJudge(let r): reason = r
+            default: break
+            }
+            self.init(verdict: v.kind, says: Copy.verdict(v.kind), progress: progress, cantJudge: reason,
+                      cantJudgeSays: reason.map(Copy.cantJudge))
+        }
+
+        var json: JSON {
+            .object([
+                ("verdict", .string(verdict.rawValue)),
+                ("says", .string(says)),
+                ("progress", .number(progress)),
+                ("cant_judge", .string(cantJudge?.rawValue)),
+                ("cant_judge_says", .string(cantJudgeSays)),
+            ])
+        }
     }
 
     struct Alarm: Hashable, Sendable {
@@ -48,6 +78,10 @@ struct StatusSnapshot: Hashable, Sendable {
     var alarm: Alarm
     /// "Won't ring: alarm is off", "Rings unless the boat comes back"...
     var wontRing: String
+    /// Whether anything on the box can sound the alarm: false with no buzzer and no siren fitted
+    /// (or both faulty), when `wontRing` says "Won't ring: nothing can sound the alarm" and
+    /// every surface says it first.
+    var canSound = true
     var anchor: Coordinate?
     var radius: Meters
     var distance: Meters?
@@ -77,27 +111,12 @@ extension StatusSnapshot {
         status: WatchStatus, now: Instant, wall: WallTime, writer: Writer, validFor: Duration,
         checks: [SystemsCheck.Row]
     ) {
-        var validUntil = wall + validFor
+        let validUntil = Self.validUntil(status, now: now, wall: wall, validFor: validFor)
         var snoozedUntil: WallTime?
-        if case .snoozed(let until, _) = status.alarm {
-            let end = wall + (until - now)
-            snoozedUntil = end
-            // At the snooze's end the box decides again; until it has written that, this
-            // snapshot must not be believed.
-            validUntil = min(validUntil, end + .seconds(5))
-        }
-        var progress: Double?
-        var reason: CantJudgeReason?
-        switch status.verdict {
-        case .checking(let p): progress = p
-        case .cantJudge(let r): reason = r
-        default: break
-        }
+        if case .snoozed(let until, _) = status.alarm { snoozedUntil = wall + (until - now) }
         self.init(
             writer: writer, writtenAt: wall, validUntil: validUntil,
-            position: Position(
-                verdict: status.verdict.kind, says: Copy.verdict(status.verdict.kind), progress: progress,
-                cantJudge: reason, cantJudgeSays: reason.map(Copy.cantJudge)),
+            position: Position(status.verdict),
             alarm: Alarm(
                 state: status.alarm.kind, says: Copy.alarm(status.alarm, now: now), episode: status.alarm.episode,
                 snoozedUntil: snoozedUntil),
@@ -107,6 +126,15 @@ extension StatusSnapshot {
             faults: status.faults, faultSounding: status.faultSounding,
             wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
             glance: Glance(status))
+    }
+
+    /// How long a snapshot written at `wall` may be believed: `validFor`, and never more than
+    /// 5 s past a snooze's end (at the snooze's end the box decides again; until it has written
+    /// that, this snapshot must not be believed).
+    static func validUntil(_ status: WatchStatus, now: Instant, wall: WallTime, validFor: Duration) -> WallTime {
+        var validUntil = wall + validFor
+        if case .snoozed(let until, _) = status.alarm { validUntil = min(validUntil, wall + (until - now) + .seconds(5)) }
+        return validUntil
     }
 
     /// The part whose change is worth a write at once: what the box says (verdict, alarm, why
@@ -119,13 +147,13 @@ extension StatusSnapshot {
         let snoozed = alarm.state == .snoozed
         return .object([
             ("verdict", .string(position.verdict.rawValue)),
-            ("progress_step", .int(position.progress.map { Int(($0 * 20).rounded()) })),
             ("cant_judge", .string(position.cantJudge?.rawValue)),
             ("alarm", .string(alarm.state.rawValue)),
             ("alarm_says", snoozed ? nil : .string(alarm.says)),
             ("episode", .int(alarm.episode)),
             ("snoozed_until", .int(alarm.snoozedUntil.map { Int($0.seconds.rounded()) })),
             ("wont_ring", snoozed ? nil : .string(wontRing)),
+            ("can_sound", .bool(canSound)),
             ("anchor", .string(anchor?.description)),
             ("radius", .number(radius.value)),
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
@@ -140,24 +168,108 @@ extension StatusSnapshot {
 // MARK: - Encoding
 
 extension StatusSnapshot {
-    var json: JSON {
-        .object(([
+    var json: JSON { .object(staticFields + live.fields) }
+
+    /// What moves with every GPS reading: the frame (who wrote it, when, until when), the
+    /// position (checking's progress), the distance, the reading's arrival and accuracy, the
+    /// boat's position and the farthest distance. While it matters the box rewrites these alone on every reading
+    /// (`SnapshotWriter`), after the rest as it last encoded it: a write of a few fields, not
+    /// of the whole snapshot.
+    struct Live: Hashable, Sendable {
+        var position: Position
+        var writer: Writer
+        var writtenAt: WallTime
+        var validUntil: WallTime
+        var distance: Meters?
+        var gps: GPS
+        var wander: Meters?
+        var boat: Coordinate?
+        var farthest: Meters?
+
+        init(position: Position, writer: Writer, writtenAt: WallTime, validUntil: WallTime, distance: Meters?, gps: GPS,
+             wander: Meters?, boat: Coordinate?, farthest: Meters?) {
+            self.position = position
+            self.writer = writer
+            self.writtenAt = writtenAt
+            self.validUntil = validUntil
+            self.distance = distance
+            self.gps = gps
+            self.wander = wander
+            self.boat = boat
+            self.farthest = farthest
+        }
+
+        /// From the watch's status, as `StatusSnapshot.init(status:...)` takes them.
+        init(status: WatchStatus, now: Instant, wall: WallTime, writer: Writer, validFor: Duration) {
+            self.init(position: Position(status.verdict), writer: writer, writtenAt: wall, validUntil: StatusSnapshot.validUntil(status, now: now, wall: wall, validFor: validFor),
+                      distance: status.distance, gps: GPS(readingAt: status.readingAge.map { wall - $0 }, accuracy: status.accuracy),
+                      wander: status.wander, boat: status.boat, farthest: status.farthest)
+        }
+
+        /// `fields`, written after `out`'s fields at the top level: the same text the JSON
+        /// would give, without building it.
+        func write(into fields: inout IndentedFields) {
+            fields.object("position") { p in
+                p.string("verdict", position.verdict.rawValue)
+                p.string("says", position.says)
+                p.number("progress", position.progress)
+                p.string("cant_judge", position.cantJudge?.rawValue)
+                p.string("cant_judge_says", position.cantJudgeSays)
+            }
+            fields.object("box") { b in
+                b.string("boot_id", writer.bootID)
+                b.int("pid", Int(writer.pid))
+                b.number("monotonic_s", writer.monotonic)
+            }
+            fields.number("written_at", writtenAt.seconds)
+            fields.number("valid_until", validUntil.seconds)
+            fields.number("distance_m", distance?.value)
+            fields.object("gps") { g in
+                g.number("reading_at", gps.readingAt?.seconds)
+                g.number("accuracy_m", gps.accuracy?.value)
+                g.number("wander_m", wander?.value)
+            }
+            if let boat {
+                fields.object("boat") { c in
+                    c.number("lat", boat.latitude)
+                    c.number("lon", boat.longitude)
+                }
+            }
+            fields.number("farthest_m", farthest?.value)
+        }
+
+        var fields: [(String, JSON?)] {
+            [
+                ("position", position.json),
+                ("box", .object([
+                    ("boot_id", .string(writer.bootID)),
+                    ("pid", .int(Int(writer.pid))),
+                    ("monotonic_s", .number(writer.monotonic)),
+                ])),
+                ("written_at", .number(writtenAt.seconds)),
+                ("valid_until", .number(validUntil.seconds)),
+                ("distance_m", .number(distance?.value)),
+                ("gps", JSON.object([
+                    ("reading_at", .number(gps.readingAt?.seconds)),
+                    ("accuracy_m", .number(gps.accuracy?.value)),
+                    ("wander_m", .number(wander?.value)),
+                ])),
+                ("boat", boat.map(Glance.coordinate)),
+                ("farthest_m", .number(farthest?.value)),
+            ]
+        }
+    }
+
+    var live: Live {
+        Live(position: position, writer: writer, writtenAt: writtenAt, validUntil: validUntil, distance: distance, gps: gps, wander: wander,
+             boat: glance.boat, farthest: glance.farthest)
+    }
+
+    /// Everything but `live`.
+    var staticFields: [(String, JSON?)] {
+        ([
             ("format", .string(Self.format)),
             ("version", .int(Self.version)),
-            ("box", .object([
-                ("boot_id", .string(writer.bootID)),
-                ("pid", .int(Int(writer.pid))),
-                ("monotonic_s", .number(writer.monotonic)),
-            ])),
-            ("written_at", .number(writtenAt.seconds)),
-            ("valid_until", .number(validUntil.seconds)),
-            ("position", JSON.object([
-                ("verdict", .string(position.verdict.rawValue)),
-                ("says", .string(position.says)),
-                ("progress", .number(position.progress)),
-                ("cant_judge", .string(position.cantJudge?.rawValue)),
-                ("cant_judge_says", .string(position.cantJudgeSays)),
-            ])),
             ("alarm", JSON.object([
                 ("state", .string(alarm.state.rawValue)),
                 ("says", .string(alarm.says)),
@@ -165,21 +277,16 @@ extension StatusSnapshot {
                 ("snoozed_until", .number(alarm.snoozedUntil?.seconds)),
             ])),
             ("wont_ring", .string(wontRing)),
+            ("can_sound", .bool(canSound)),
             ("anchor", anchor.map { .object([("lat", .number($0.latitude)), ("lon", .number($0.longitude))]) }),
             ("alert_radius_m", .number(radius.value)),
-            ("distance_m", .number(distance?.value)),
-            ("gps", JSON.object([
-                ("reading_at", .number(gps.readingAt?.seconds)),
-                ("accuracy_m", .number(gps.accuracy?.value)),
-                ("wander_m", .number(wander?.value)),
-            ])),
             ("radius_advice", .string(radiusAdvice)),
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
-        ] as [(String, JSON?)]) + glance.fields)
+        ] as [(String, JSON?)]) + glance.fields
     }
 
     struct DecodeError: Error, CustomStringConvertible {
@@ -216,6 +323,7 @@ extension StatusSnapshot {
             episode: a["episode"]?.int,
             snoozedUntil: a["snoozed_until"]?.double.map(WallTime.init(seconds:)))
         wontRing = try need(json["wont_ring"]?.string, "wont_ring")
+        canSound = json["can_sound"]?.bool ?? true
         if let an = json["anchor"] {
             anchor = try need(
                 Coordinate.validated(latitude: an["lat"]?.double ?? .nan, longitude: an["lon"]?.double ?? .nan), "anchor")

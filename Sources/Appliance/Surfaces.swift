@@ -4,25 +4,26 @@ import WatchCore
 /// status snapshot and the control socket, all in `runtime.directory`. None of them can stop
 /// the box: one that can't start is said on stderr and the box watches without it.
 enum Surfaces {
-    static func attach(to runtime: BoxRuntime, config: Configuration, fitted: Set<SystemsCheck.Component>) {
+    /// Returns the snapshot writer, whose snapshot the network outputs publish.
+    @discardableResult
+    static func attach(to runtime: BoxRuntime, config: Configuration, fitted: Set<SystemsCheck.Component>) -> SnapshotWriter {
         let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
         monitor.activeFaults = { [unowned box = runtime.box] in box.watch.faults }
         runtime.extraSources.append(monitor)
-        do {
-            let snapshot = try SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
-                                              fitted: fitted)
-            // The monitor's own array when nothing joins it: the snapshot's change key then
-            // compares one buffer with itself, not row by row.
-            snapshot.localRows = { [unowned runtime] in
-                runtime.extraRows.isEmpty ? monitor.rows : monitor.rows + runtime.extraRows.flatMap { $0() }
-            }
-            snapshot.absent = absent(config: config)
-            runtime.box.observers.append(snapshot)
-            // A clean stop removes it: readers say "not running" at once, not "not answering".
-            runtime.onShutdown.append { _ in snapshot.remove() }
-        } catch {
-            Console.error("Status: can't write in \(config.runtimeDirectory): \(error)")
+        let snapshot = SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
+                                      fitted: fitted)
+        if let error = snapshot.lastError {
+            Console.error("Status: can't write in \(config.runtimeDirectory): \(error); MQTT and NMEA still tell the status")
         }
+        // The monitor's own array when nothing joins it: the snapshot's change key then
+        // compares one buffer with itself, not row by row.
+        snapshot.localRows = { [unowned runtime] in
+            runtime.extraRows.isEmpty ? monitor.rows : monitor.rows + runtime.extraRows.flatMap { $0() }
+        }
+        snapshot.absent = absent(config: config)
+        runtime.box.observers.append(snapshot)
+        // A clean stop removes it: readers say "not running" at once, not "not answering".
+        runtime.onShutdown.append { _ in snapshot.remove() }
         do {
             let server = try ControlServer(directory: config.runtimeDirectory)
             runtime.extraSources.append(server)
@@ -30,6 +31,7 @@ enum Surfaces {
         } catch {
             Console.error("Control socket: can't listen in \(config.runtimeDirectory): \(error)")
         }
+        return snapshot
     }
 
     static func absent(config: Configuration) -> Set<SystemsCheck.Component> {

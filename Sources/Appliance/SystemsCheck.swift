@@ -41,6 +41,7 @@ enum SystemsCheck {
         case configuration
         case nmeaOut = "nmea_out"
         case mqtt
+        case signalK = "signal_k"
 
         /// Yes is always the good answer.
         var question: String {
@@ -63,11 +64,12 @@ enum SystemsCheck {
             case .configuration: "Is the configuration file good?"
             case .nmeaOut: "Is NMEA 0183 going out?"
             case .mqtt: "Is the box on the MQTT broker?"
+            case .signalK: "Is Signal K going out?"
             }
         }
 
         /// The outputs to the boat's network: never a fault of the watch, off unless configured.
-        var isNetworkOutput: Bool { self == .nmeaOut || self == .mqtt }
+        var isNetworkOutput: Bool { self == .nmeaOut || self == .mqtt || self == .signalK }
 
         /// The fault kind a failing row of this component raises on the box, and the kind
         /// whose fault makes this row fail.
@@ -88,7 +90,7 @@ enum SystemsCheck {
             case .clock: .clock
             case .watchdog: .watchdog
             case .configuration: .config
-            case .nmeaOut, .mqtt: nil
+            case .nmeaOut, .mqtt, .signalK: nil
             }
         }
 
@@ -97,6 +99,7 @@ enum SystemsCheck {
             switch self {
             case .armSwitch: "arm switch"
             case .ledRing: "LED ring"
+            case .signalK: "Signal K output"
             case .gpsd: "gpsd"
             case .receiver: "GPS receiver"
             default: rawValue.replacingUnderscores
@@ -123,6 +126,7 @@ enum SystemsCheck {
             case .watchdog: nil
             case .configuration: "Fix the line the fault names, then restart the box"
             case .nmeaOut: "Free the port or set another in [nmea], then restart the box"
+            case .signalK: "Free the port or set another in [signalk], then restart the box"
             case .mqtt: "Check the broker is running and [mqtt] names it; the box keeps trying"
             }
         }
@@ -233,9 +237,21 @@ extension SystemsCheck {
     /// The status's "Won't ring" line with the sounders counted: nothing that can sound is the
     /// first reason the box won't ring, before anything the watch says.
     static func wontRing(_ status: WatchStatus, fitted: Set<Component>, absent: Set<Component>) -> String {
-        let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
-        guard let silence = silence(faults: faults, fitted: fitted, absent: absent) else { return status.wontRing }
+        guard let silence = silence(status, fitted: fitted, absent: absent) else { return status.wontRing }
         return "Won't ring: " + silence
+    }
+
+    /// `silence` for the watch's faults now.
+    static func silence(_ status: WatchStatus, fitted: Set<Component>, absent: Set<Component>) -> String? {
+        let faults = Dictionary(status.faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
+        return silence(faults: faults, fitted: fitted, absent: absent)
+    }
+
+    /// The remedy while readings arrive but their accuracy is too poor for the alert radius: a
+    /// clear sky may not help a receiver that reports this accuracy, a radius it can judge does.
+    static func widerRadius(_ status: WatchStatus) -> String? {
+        guard case .cantJudge(.poorAccuracy) = status.verdict, let least = status.judgeableRadius else { return nil }
+        return "Set an alert radius this GPS can judge: anchor-alert radius \(Int(least.value))"
     }
 
     static func gpsRow(status: WatchStatus, fault: Fault?) -> Row {
@@ -243,10 +259,10 @@ extension SystemsCheck {
             // The remedy of the cause: a clear sky does nothing for a gpsd that isn't answering.
             let kinds = Set(status.faults.map(\.kind))
             let cause: Component? = kinds.contains(.gpsd) ? .gpsd : kinds.contains(.receiver) ? .receiver : nil
-            return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy)
+            return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy ?? widerRadius(status))
         }
         if case .cantJudge(let reason) = status.verdict {
-            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
+            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))", remedy: widerRadius(status))
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
         // The receiver wanders too far for this alert radius: it judges, but not reliably.

@@ -23,9 +23,12 @@ enum WatchView {
         if case .missing = reading { words = ["Box not running: no status to show"] }
         var pixels = [RGB](repeating: .black, count: ring.pixelCount)
         if case .current(let s) = reading {
-            // The working brightness (never the night's calm dimming): this is a screen.
+            // The working brightness (never the night's calm dimming): this is a screen. What
+            // can sound is the box's, not this reader's configuration.
             let status = watchStatus(s, now: now)
-            pixels = RingRenderer(settings: ring).frame(status, at: .zero, calmSince: .zero)
+            var settings = ring
+            settings.canSound = s.canSound
+            pixels = RingRenderer(settings: settings).frame(status, at: .zero, calmSince: .zero)
         }
         let ringLines = TerminalRing.lines(pixels, layout: RingRenderer(settings: ring).layout, colour: style.colour, bright: true)
         let ringWidth = ringLines.map(DemoScreen.visibleWidth).max() ?? 0
@@ -59,11 +62,14 @@ enum WatchView {
     }
 
     /// The verdict's line in a colour bright enough for a dark theme (the 16-colour bright set,
-    /// which every terminal theme keeps legible), bold.
+    /// which every terminal theme keeps legible), bold. A box that can't sound the alarm says
+    /// so on the first line, in the alarm's red.
     static func paint(_ line: String, _ reading: SnapshotReading, _ style: Style) -> String {
         guard style.colour else { return line }
         var code = "97"
-        if case .current(let s) = reading {
+        if case .current(let s) = reading, !s.canSound {
+            code = "91"
+        } else if case .current(let s) = reading {
             switch s.position.verdict {
             case .holding: code = "92"
             case .checking: code = "93"

@@ -1,6 +1,6 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int), anchorEstimate }
+    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int, dragging: Bool), anchorEstimate }
 
     var mode: Mode = .detection
     var quick = false
@@ -34,6 +34,7 @@ struct BenchOptions {
                anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
                anchor-bench --holding-log FILE SECONDS
+               anchor-bench --dragging-log FILE SECONDS
                anchor-bench --anchor [--quick] [--data DIR]
         Replays simulated nights and drags and the real captures through the watch core and
         the peers' rules, and prints false alarms and alarm delays. --quick is the CI smoke run.
@@ -80,10 +81,11 @@ struct BenchOptions {
             case "--data": data = try value()
             case "--plots": plots = try value()
             case "--no-plots": plots = nil
-            case "--holding-log":
+            case "--holding-log", "--dragging-log":
+                let flag = args[i]
                 let path = try value()
-                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--holding-log needs a file and a positive number of seconds") }
-                mode = .holdingLog(path: path, seconds: n)
+                guard let n = Int(try value()), n > 0 else { throw Refusal(description: "\(flag) needs a file and a positive number of seconds") }
+                mode = .holdingLog(path: path, seconds: n, dragging: flag == "--dragging-log")
             case "--cost-driver":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--cost-driver needs a positive count") }
                 mode = .costDriver(fixes: n)

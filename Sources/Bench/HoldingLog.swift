@@ -1,8 +1,14 @@
 /// A 10 Hz NMEA log of a boat holding at anchor (the good receiver's real noise around a fixed
 /// point, GGA with HDOP 1.0), for measuring `anchor-alert run` over an hour of fixes:
 /// `anchor-bench --holding-log FILE SECONDS`, then `anchor-alert run --simulate FILE`.
+///
+/// `--dragging-log`: the same, but after `dragAfter` the boat drags away at 2 m/s for 30 s and
+/// lies 80 m from where it held for the rest of the log: checking, dragging and (armed) ringing,
+/// the states where the status follows every reading.
 enum HoldingLog {
-    static func write(path: String, seconds: Int, sources: [NoiseCapture]) throws {
+    static let dragAfter = 12.0
+
+    static func write(path: String, seconds: Int, sources: [NoiseCapture], dragging: Bool = false) throws {
         var rng = SplitMix64(seed: 7)
         let profile = ReceiverProfile(quality: .good, rate: 10, gapsPerHour: 0)
         let noise = NoiseTrack(seconds: seconds + 2, profile: profile, sources: sources, rng: &rng)
@@ -12,7 +18,8 @@ enum HoldingLog {
         for i in 0..<(seconds * 10) {
             let t = Double(i) / 10
             let n = noise.at(t)
-            let c = frame.coordinate(east: 20 + n.east, north: n.north)
+            let drift = dragging ? 2 * min(30, max(0, t - dragAfter)) : 0
+            let c = frame.coordinate(east: 20 + drift + n.east, north: n.north)
             let tod = 3600.0 + t
             let body = "GPGGA,\(clock(tod)),\(angle(c.latitude, degreeDigits: 2)),N,\(angle(c.longitude, degreeDigits: 3)),E,1,09,1.0,5.0,M,40.0,M,,"
             out += Array("$\(body)*\(checksum(body))\n".utf8)

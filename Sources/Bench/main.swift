@@ -45,9 +45,11 @@ switch options.mode {
 case .costDriver(let fixes):
     print("cost driver: \(fixes) fixes, \(CostDriver.run(fixes: fixes, sources: library.sources)) actions")
 
-case .holdingLog(let path, let seconds):
-    do { try HoldingLog.write(path: path, seconds: seconds, sources: library.sources) } catch { fail("can't write \(path): \(error)") }
-    print("holding log: \(seconds * 10) fixes at 10 Hz in \(path)")
+case .holdingLog(let path, let seconds, let dragging):
+    do { try HoldingLog.write(path: path, seconds: seconds, sources: library.sources, dragging: dragging) } catch {
+        fail("can't write \(path): \(error)")
+    }
+    print("\(dragging ? "dragging" : "holding") log: \(seconds * 10) fixes at 10 Hz in \(path)")
 
 case .explore(let nights):
     let sets = Exploration.sets(sources: library.sources, nights: nights, drags: max(nights / 4, 10))

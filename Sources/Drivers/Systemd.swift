@@ -21,9 +21,9 @@ public struct Systemd: Sendable {
     }
 
     public struct NotifyError: Error, Equatable, CustomStringConvertible {
-        public var errno: Int32
+        public var errno: Errno
         public var message: String
-        public var description: String { "systemd notification failed: \(message) (errno \(errno))" }
+        public var description: String { "systemd notification failed: \(message) (errno \(errno.rawValue))" }
     }
 
     /// The span systemd waits for a ping before it kills and restarts the service, when this
@@ -92,7 +92,7 @@ public struct Systemd: Sendable {
             try UnixSocket.sendDatagram(Array(state.utf8), toPath: path)
             return .sent
         } catch let e as SystemError {
-            throw NotifyError(errno: e.errno.rawValue, message: e.detail ?? e.errno.description)
+            throw NotifyError(errno: e.errno, message: e.detail ?? e.errno.description)
         }
     }
 }

@@ -55,8 +55,8 @@ public enum BoxAlerts {
     /// The GPS faults that are "the GPS fault" on the network, each its own alert instance.
     static let gpsKinds: [(FaultKind, instance: Int, title: String)] = [
         (.gpsLost, 1, "GPS reading lost"),
-        (.gpsd, 2, "gpsd not answering"),
-        (.receiver, 3, "GPS receiver gone"),
+        (.gpsd, 2, "gpsd silent"),
+        (.receiver, 3, "GPS unit gone"),
     ]
 
     public static func alerts(from status: WatchStatus) -> [Alert] {
@@ -85,7 +85,7 @@ public enum BoxAlerts {
         if let fault = status.faults.first(where: { $0.kind == .journal }) {
             out.append(Alert(key: .init(identifier: journalIdentifier, instance: 1), priority: .warning,
                              state: fault.pushes && status.faultSounding ? .unacknowledged : .acknowledged,
-                             title: "Journal not saving", description: fault.message, alarmNumber: journalAlarmNumber))
+                             title: "Journal failing", description: fault.message, alarmNumber: journalAlarmNumber))
         }
         return out
     }
@@ -106,11 +106,20 @@ public struct AlertStream: Sendable {
         var alert: Alert
         var revision: Int
         var changedWall: Double
+        /// The description the current revision went out with.
+        var sentText: String
+    }
+
+    private static func bump(_ t: inout Tracked, wall: Double) {
+        t.revision = t.revision % 99 + 1
+        t.changedWall = wall
+        t.sentText = t.alert.description
     }
 
     private var active: [Alert.Key: Tracked] = [:]
     private var alfMessage = 0
     private var alcMessage = 0
+    private var heartbeats = 0
     private(set) public var nextRepeat: Instant?
     /// The alarm episode the last anchor ALF or ALR announced, for an ACK that names none.
     private(set) public var announcedEpisode: Int?
@@ -127,12 +136,14 @@ public struct AlertStream: Sendable {
         var out: [String] = []
         var changed = false
         let current = Dictionary(alerts.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        let numbers = Set(alerts.map(\.alarmNumber))
         for key in active.keys.sorted() where current[key] == nil {
             var t = active[key]!
             t.alert.state = .normal
-            t.revision = t.revision % 99 + 1
-            t.changedWall = wall
-            out += alf(t) + [alr(t)]
+            Self.bump(&t, wall: wall)
+            // ALR has no instance: a snooze that ends in a new episode keeps its alarm number
+            // active, so no "normal" ALR for the old one goes out between.
+            out += alf(t) + (numbers.contains(t.alert.alarmNumber) ? [] : [alr(t)])
             active[key] = nil
             changed = true
         }
@@ -141,14 +152,13 @@ public struct AlertStream: Sendable {
                 let same = t.alert.state == alert.state && t.alert.title == alert.title
                 t.alert = alert
                 if !same {
-                    t.revision = t.revision % 99 + 1
-                    t.changedWall = wall
+                    Self.bump(&t, wall: wall)
                     out += alf(t) + [alr(t)]
                     changed = true
                 }
                 active[alert.key] = t
             } else {
-                let t = Tracked(alert: alert, revision: 1, changedWall: wall)
+                let t = Tracked(alert: alert, revision: 1, changedWall: wall, sentText: alert.description)
                 active[alert.key] = t
                 out += alf(t) + [alr(t)]
                 changed = true
@@ -159,6 +169,11 @@ public struct AlertStream: Sendable {
             out += alc()
             nextRepeat = now + repeatEvery
         } else if nextRepeat == nil || now >= nextRepeat! {
+            // A text that changed since its revision went out (the distance grows) gets a new
+            // revision with the repetition: at most one a repeat interval, never one a fix.
+            for key in active.keys.sorted() where active[key]!.sentText != active[key]!.alert.description {
+                Self.bump(&active[key]!, wall: wall)
+            }
             out += repetition()
             nextRepeat = now + repeatEvery
         }
@@ -169,7 +184,20 @@ public struct AlertStream: Sendable {
     public mutating func repetition() -> [String] {
         var out: [String] = []
         for key in active.keys.sorted() { out += alf(active[key]!) + [alr(active[key]!)] }
-        return out + alc()
+        return out + alc() + [heartbeat()]
+    }
+
+    /// HBT: the box is alive and sending, every repetition; status A (normal).
+    private mutating func heartbeat() -> String {
+        let id = heartbeats
+        heartbeats = (heartbeats + 1) % 10
+        let seconds = Double(repeatEvery.components.seconds) + Double(repeatEvery.components.attoseconds) / 1e18
+        return Sentence.encode(talker + "HBT", [String(format1(seconds)), "A", String(id)])
+    }
+
+    private func format1(_ x: Double) -> String {
+        let tenths = Int((x * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     /// ACN "request/repeat information": the ALF of one alert (or of all, for identifier 0).
@@ -241,9 +269,10 @@ public enum AlertCommand: Hashable, Sendable {
     public init?(_ s: Sentence.Parsed) {
         switch s.formatter {
         case "ACN":
-            // time, mnemonic, identifier, instance, command, status flag "C"
+            // time, mnemonic, identifier, instance, command, status flag "C": without the
+            // flag the sentence is not a command (IEC 61162-1), whatever its command field says.
             guard s.fields.count >= 6, let id = Int(s.fields[2]), id >= 0,
-                ["A", "Q", "O", "S"].contains(s.fields[4]), s.fields[5] == "C" || s.fields[5].isEmpty
+                ["A", "Q", "O", "S"].contains(s.fields[4]), s.fields[5] == "C"
             else { return nil }
             let inst = s.fields[3].isEmpty ? nil : Int(s.fields[3])
             if !s.fields[3].isEmpty && inst == nil { return nil }

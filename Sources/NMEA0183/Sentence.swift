@@ -22,22 +22,31 @@ public enum Sentence {
         return max(0, maxLength - used)
     }
 
-    /// Text for a text field: printable ASCII only; the characters the standard reserves
-    /// (`$ * , ! \ ^ ~` and delete) are sent as `^` and two hex digits, as IEC 61162-1 asks;
-    /// anything else outside printable ASCII becomes `?`. Cut to `limit` characters without
-    /// splitting an escape.
+    /// Text for a text field: printable ASCII only; a comma becomes ";" (a plotter that
+    /// ignores the `^` escapes would read `^2C` as text, or split the field); the other
+    /// characters the standard reserves (`$ * ! \ ^ ~` and delete) are sent as `^` and two hex
+    /// digits, as IEC 61162-1 asks; anything else outside printable ASCII becomes `?`. Cut to
+    /// `limit` characters at a space, never inside a word or an escape.
     public static func text(_ s: String, limit: Int) -> String {
         var out = ""
         var count = 0
+        var lastSpace: String.Index?
         for scalar in s.unicodeScalars {
             var piece: String
             switch scalar.value {
-            case 0x24, 0x2A, 0x2C, 0x21, 0x5C, 0x5E, 0x7E, 0x7F: piece = "^" + hex(UInt8(scalar.value))
+            case 0x2C: piece = ";"
+            case 0x24, 0x2A, 0x21, 0x5C, 0x5E, 0x7E, 0x7F: piece = "^" + hex(UInt8(scalar.value))
             case 0x20...0x7E: piece = String(Character(scalar))
             case 0x2014, 0x2013: piece = "-"
             default: piece = "?"
             }
-            if count + piece.utf8.count > limit { break }
+            if count + piece.utf8.count > limit {
+                // Whole words only: back to the last space, and no ";" or space left dangling.
+                if scalar.value != 0x20, let lastSpace { out = String(out[..<lastSpace]) }
+                while let last = out.last, last == " " || last == ";" { out.removeLast() }
+                return out
+            }
+            if scalar.value == 0x20 { lastSpace = out.endIndex }
             out += piece
             count += piece.utf8.count
         }

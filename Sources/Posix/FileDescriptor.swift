@@ -143,6 +143,14 @@ public final class FileDescriptor: @unchecked Sendable {
 
     public var isTerminal: Bool { isatty(rawValue) == 1 }
 
+    /// "device:inode" as systemd writes `JOURNAL_STREAM` (decimal), for telling whether this
+    /// descriptor is journald's stream; nil if fstat fails.
+    public var streamIdentity: String? {
+        var st = stat()
+        guard fstat(rawValue, &st) == 0 else { return nil }
+        return "\(st.st_dev):\(st.st_ino)"
+    }
+
     /// ioctl(2) with a pointer argument (SPI transfers, terminal size).
     public func control<T>(_ request: UInt, _ argument: inout T, call: @autoclosure () -> String = "ioctl") throws {
         _ = try withUnsafeMutablePointer(to: &argument) { pointer in

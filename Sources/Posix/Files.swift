@@ -145,6 +145,8 @@ public enum Files {
 
     public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
 
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
     /// Bytes an unprivileged writer may still use on the file system holding `path`.
     public static func freeSpace(_ path: String) throws -> Int64 {
         var st = statvfs()

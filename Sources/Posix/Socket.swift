@@ -147,11 +147,17 @@ public enum InetSocket {
         try address.withSockaddr(body)
     }
 
-    /// A non-blocking UDP socket allowed to broadcast.
-    public static func udpSender() throws -> FileDescriptor {
+    /// A non-blocking UDP socket allowed to broadcast, connected to `target`: bound to the one
+    /// local address the route to it uses (not every interface), and taking datagrams from
+    /// `target` only, which a broadcast address never sends, so nothing queues unread. Its
+    /// receive buffer is the smallest the kernel allows as well.
+    public static func udpSender(connectedTo target: SocketAddress) throws -> FileDescriptor {
         let fd = try make(SOCK_DGRAM)
         var one: Int32 = 1
         _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size))
+        var small: Int32 = 1
+        _ = setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        try Syscall.check("connect UDP to \(target)") { target.withSockaddr { a, len in Glibc.connect(fd.rawValue, a, len) } }
         return fd
     }
 

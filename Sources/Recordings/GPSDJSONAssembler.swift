@@ -9,9 +9,13 @@ struct GPSDJSONAssembler {
 
     /// Returns the reason when the line is refused; nil when taken or not a TPV.
     mutating func take(_ line: Substring) -> String? {
-        guard let value = try? JSONValue.parse(String(line)) else { return "malformed JSON" }
-        guard value["class"]?.string == "TPV" else { return nil }
-        let time = value["time"]?.string.flatMap(CivilTime.parseISO8601)
+        // The live path's one TPV reader, so a recorded report means what it meant on the socket.
+        let bytes = Array(line.utf8)
+        guard let report = bytes.withUnsafeBufferPointer({ GPSDFix.tpv($0) }) else {
+            guard let value = try? JSONValue.parse(String(line)) else { return "malformed JSON" }
+            return value["class"]?.string == "TPV" ? "TPV the box can't read" : nil
+        }
+        let time = report.time
         // Without a time (gpsd's no-fix reports) the report belongs just after the previous one.
         let t: Double
         if let time {
@@ -26,10 +30,6 @@ struct GPSDJSONAssembler {
         }
         lastT = t
         let received = Instant(seconds: t)
-        let report = GPSDFix(
-            mode: value["mode"]?.int ?? 0, latitude: value["lat"]?.double, longitude: value["lon"]?.double,
-            eph: value["eph"]?.double, epx: value["epx"]?.double, epy: value["epy"]?.double,
-            speed: value["speed"]?.double, track: value["track"]?.double, time: time)
         // The box's own translation: the same accuracy, mode, speed and course rules as `run`.
         let reading = report.reading(received: received)
         fixes.append(.init(t: t, reading: reading))

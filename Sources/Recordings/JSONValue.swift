@@ -80,22 +80,51 @@ extension JSONValue {
 
     /// Integers print without a fraction; others with up to 7 decimals (sub-centimeter for
     /// degrees), trailing zeros trimmed. Non-finite numbers are not JSON: they print as null.
-    static func format(_ n: Double) -> String {
+    public static func format(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-        let scale = 10_000_000.0
-        let negative = n < 0
-        let scaled = (abs(n) * scale).rounded()
+        let scaled = (abs(n) * 10_000_000.0).rounded()
         guard scaled < 9e18 else { return String(n) }
-        let whole = Int64(scaled) / Int64(scale)
-        var frac = String(Int64(scaled) % Int64(scale))
-        while frac.count < 7 { frac = "0" + frac }
-        while frac.hasSuffix("0") { frac.removeLast() }
-        let sign = negative && (whole != 0 || !frac.isEmpty) ? "-" : ""
-        return frac.isEmpty ? sign + String(whole) : sign + String(whole) + "." + frac
+        // Digits written into the string's own bytes: a snapshot has a few dozen numbers, and
+        // building each from small Strings (padding, trimming) cost more than all the rest.
+        let v = UInt64(scaled)
+        let whole = v / 10_000_000
+        var frac = v % 10_000_000
+        return String(unsafeUninitializedCapacity: 32) { buf in
+            var i = 0
+            if n < 0 && v != 0 {
+                buf[i] = UInt8(ascii: "-")
+                i += 1
+            }
+            var count = 1
+            var limit: UInt64 = 10
+            while whole >= limit {
+                count += 1
+                limit *= 10
+            }
+            var w = whole
+            for k in stride(from: count - 1, through: 0, by: -1) {
+                buf[i + k] = UInt8(ascii: "0") + UInt8(w % 10)
+                w /= 10
+            }
+            i += count
+            guard frac != 0 else { return i }
+            buf[i] = UInt8(ascii: ".")
+            i += 1
+            var digits = 7
+            while frac % 10 == 0 {
+                frac /= 10
+                digits -= 1
+            }
+            for k in stride(from: digits - 1, through: 0, by: -1) {
+                buf[i + k] = UInt8(ascii: "0") + UInt8(frac % 10)
+                frac /= 10
+            }
+            return i + digits
+        }
     }
 
-    static func quote(_ s: String, into out: inout String) {
+    public static func quote(_ s: String, into out: inout String) {
         out += "\""
         // Most strings need no escape: appended whole, not a scalar at a time.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {

@@ -10,7 +10,9 @@ import WatchCore
 ///   that shrinks back to 12 o'clock as the snooze runs out, dark beyond it.
 /// - Checking fills amber clockwise from 12 o'clock with its progress over a dim amber outline.
 /// - A fault is a marker at 6 o'clock (the failing shield's red, with a dark pixel either side so
-///   it stands out even on a red ring); every other pixel still shows the position.
+///   it stands out even on a red ring); every other pixel still shows the position. A box with
+///   nothing that can sound the alarm (`RingSettings.canSound`) shows the marker too, and never
+///   settles to the night glow: a state that can't ring is never calm green.
 /// - Only the alarm moves: ringing throbs at full brightness. Nothing else animates, and a state
 ///   change is a step, never a fade.
 public struct RingRenderer: Hashable, Sendable {
@@ -74,7 +76,7 @@ public struct RingRenderer: Hashable, Sendable {
             for p in lit..<n { pixels[p] = .dark }
         }
 
-        if !status.faults.isEmpty {
+        if !status.faults.isEmpty || !settings.canSound {
             let bottom = n / 2
             if n >= 6 {
                 pixels[bottom - 1] = .dark
@@ -107,7 +109,7 @@ public struct RingRenderer: Hashable, Sendable {
     /// brightness while something is happening or soon after a change, else the night glow.
     public func brightness(_ status: WatchStatus, at now: Instant, calmSince: Instant) -> Double {
         if status.alarm.kind == .ringing { return RingSettings.ringingBrightness * Self.throbLevel(at: now) }
-        if Self.isBusy(status) || now < calmSince + settings.calmAfter { return settings.workingBrightness }
+        if Self.isBusy(status) || !settings.canSound || now < calmSince + settings.calmAfter { return settings.workingBrightness }
         return settings.nightBrightness
     }
 
@@ -157,7 +159,8 @@ public struct RingRenderer: Hashable, Sendable {
                 consider(Instant(nanoseconds: until.nanoseconds - Int64(lit - 1) * total / Int64(n)))
             }
         }
-        if status.alarm.kind != .ringing, !Self.isBusy(status), settings.workingBrightness != settings.nightBrightness {
+        if status.alarm.kind != .ringing, !Self.isBusy(status), settings.canSound,
+           settings.workingBrightness != settings.nightBrightness {
             consider(calmSince + settings.calmAfter)
         }
         return next

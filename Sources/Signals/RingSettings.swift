@@ -19,6 +19,10 @@ public struct RingSettings: Hashable, Sendable {
     public var calmAfter: Duration = .seconds(15 * 60)
     /// The snooze's length (the watch's `snooze` setting), so the countdown is a share of it.
     public var snoozeLength: Duration = .seconds(300)
+    /// Whether anything on the box can sound the alarm (a buzzer or a siren fitted). A box that
+    /// can't ring must look like one: with nothing to sound, the ring shows the fault marker and
+    /// never settles to its night glow, so a state that can't ring is never calm green.
+    public var canSound = true
 
     public init() {}
 

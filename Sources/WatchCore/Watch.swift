@@ -11,6 +11,10 @@ public struct Watch: Sendable {
     /// Active faults by kind, and the kinds whose sound the skipper has silenced.
     public private(set) var faults: [FaultKind: Fault] = [:]
     public private(set) var acknowledgedFaults: Set<FaultKind> = []
+    /// A snooze that silenced the fault sound (no alarm ringing): until when, and the kinds it
+    /// silenced. When it ends, those still active sound again.
+    public private(set) var faultSnoozeUntil: Instant?
+    private var faultSnoozed: Set<FaultKind> = []
     /// Where the physical switch is, once known.
     public private(set) var switchOn: Bool?
 
@@ -231,6 +235,7 @@ public struct Watch: Sendable {
             consider(now + .seconds(1))
         }
         if case .snoozed(let until, _) = alarm { consider(until) }
+        consider(faultSnoozeUntil)
         if alarm.isArmed, faults[.gpsLost] == nil, verdict.kind == .cantJudge {
             consider(now + (settings.gpsGrace - gpsDebt) + .milliseconds(1))
         }
@@ -285,6 +290,22 @@ public struct Watch: Sendable {
     /// The accuracy worse than which a fix is no evidence at the current alert radius.
     public var accuracyLimit: Meters { radius * settings.accuracyLimitFraction }
 
+    /// The smallest whole-meter alert radius at which a fix of this accuracy is evidence (the
+    /// inverse of `accuracyLimit`), within the radius range; nil when no radius in range can.
+    public func smallestJudgeableRadius(accuracy: Meters) -> Meters? {
+        guard accuracy.value.isFinite, settings.accuracyLimitFraction > 0 else { return nil }
+        let least = max((accuracy.value / settings.accuracyLimitFraction).rounded(.up), settings.radiusRange.lowerBound.rounded(.up))
+        return least <= settings.radiusRange.upperBound ? Meters(least) : nil
+    }
+
+    /// The latest reading's accuracy, when it is recent and too poor for `radius`.
+    func accuracyTooPoor(for radius: Meters, at now: Instant) -> Meters? {
+        guard let r = lastReading, r.mode != .noFix, r.position != nil, now - r.received <= settings.staleAfter,
+            let accuracy = r.accuracy, accuracy.value > radius.value * settings.accuracyLimitFraction
+        else { return nil }
+        return accuracy
+    }
+
     private func plausible(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
         let dt = max((reading.received - previous.received).seconds, 0)
         let slack: Double = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
@@ -302,7 +323,19 @@ public struct Watch: Sendable {
         if verdict.kind == .checking, old.kind == .holding { out.append(.chirp(.checking)) }
         updateGPSFault(at: now, into: &out)
         updateAlarm(at: now, into: &out)
+        endFaultSnooze(at: now, into: &out)
     }
+
+    /// A fault snooze that has run out: the faults it silenced that are still active sound again.
+    private mutating func endFaultSnooze(at now: Instant, into out: inout [Action]) {
+        guard let until = faultSnoozeUntil, now >= until else { return }
+        let wasSounding = faultSounding
+        acknowledgedFaults.subtract(faultSnoozed)
+        faultSnoozed = []
+        faultSnoozeUntil = nil
+        if !wasSounding && faultSounding { out.append(.faultSound(on: true)) }
+    }
+
 
     private mutating func judge(at now: Instant) -> PositionVerdict {
         guard anchor != nil else { return .noAnchor }
@@ -548,7 +581,11 @@ public struct Watch: Sendable {
         if verdict.kind == .cantJudge {
             judgedSince = nil
             if gpsDebt >= settings.gpsGrace, faults[.gpsLost] == nil {
-                raise(Fault(.gpsLost, Copy.gpsLostFault(for: settings.gpsGrace)), into: &out)
+                var reason = CantJudgeReason.noReading
+                if case .cantJudge(let why) = verdict { reason = why }
+                let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
+                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
+                raise(Fault(.gpsLost, message), into: &out)
             }
         } else {
             let since = judgedSince ?? now
@@ -613,6 +650,8 @@ public struct Watch: Sendable {
         let wasSounding = faultSounding
         faults[kind] = nil
         acknowledgedFaults.remove(kind)
+        faultSnoozed.remove(kind)
+        if faultSnoozed.isEmpty { faultSnoozeUntil = nil }
         out.append(.faultCleared(kind))
         if wasSounding && !faultSounding { out.append(.faultSound(on: false)) }
     }
@@ -697,7 +736,15 @@ public struct Watch: Sendable {
             case .ringing, .snoozed:
                 refuse(decision, .wrongEpisode, into: &out)
             case .off, .armed:
-                refuse(decision, .notRinging, into: &out)
+                // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
+                // length, with a receipt; the fault stays shown and sounds again if it stays.
+                guard faultSounding else { return refuse(decision, .notRinging, into: &out) }
+                let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
+                faultSnoozed.formUnion(quiet)
+                acknowledgedFaults.formUnion(quiet)
+                faultSnoozeUntil = now + settings.snooze
+                out.append(.faultSound(on: false))
+                accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
             }
 
         case .setRadius(let r):
@@ -706,7 +753,9 @@ public struct Watch: Sendable {
             }
             radius = r
             rejudgeWindow()
-            accept(decision, chirp: .radiusStep, into: &out)
+            let judgeable = accuracyTooPoor(for: r, at: now).flatMap(smallestJudgeableRadius)
+            out.append(.accepted(Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: nil,
+                                         judgeable: judgeable), chirp: .radiusStep))
         }
     }
 

@@ -87,7 +87,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
             m.enabled = true
             m.port = 1  // nothing listens: the payloads wait for the broker, which is what the test reads
             mqtt = MQTTOutput(settings: m, boxName: "test", interval: .seconds(30), now: rig.now,
-                              snapshot: try SnapshotWriter(directory: directory, fitted: [.journal]))
+                              snapshot: SnapshotWriter(directory: directory, fitted: [.journal]))
             rig.box.announcers = [told, nmea, mqtt]
             rig.box.onReceipt = { [told, rig] r, saved, _ in
                 rig.receipts.append((r, saved))
@@ -190,7 +190,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
         m.port = port
         m.acceptCommands = true
         let mqtt = MQTTOutput(settings: m, boxName: "test", interval: .seconds(30), now: rig.now,
-                              snapshot: try SnapshotWriter(directory: directory, fitted: [.journal]))
+                              snapshot: SnapshotWriter(directory: directory, fitted: [.journal]))
         rig.box.announcers = [mqtt]
 
         // The crew's phone: everything under the box's topics, in arrival order.

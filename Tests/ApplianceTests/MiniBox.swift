@@ -31,7 +31,7 @@ final class MiniBox {
         self.directory = directory
         watch = Watch(settings: settings)
         server = try ControlServer(directory: directory)
-        writer = try SnapshotWriter(directory: directory, interval: .seconds(30),
+        writer = SnapshotWriter(directory: directory, interval: .seconds(30),
                                     fitted: [.gpsd, .receiver, .buzzer, .armSwitch, .button, .ledRing, .journal, .watchdog])
     }
 

@@ -90,7 +90,7 @@ final class NMEAOutputTests: XCTestCase {
         out.show(status(.ringing(episode: 1)), now: Instant(seconds: 1))  // nothing to send to, nothing breaks
     }
 
-    func testTooManyClientsAreTurnedAway() throws {
+    func testNeverMoreClientsThanMaxClients() throws {
         var s = settings()
         s.maxClients = 2
         let out = NMEAOutput(settings: s, wall: { 1_700_000_000 }, now: .zero)

@@ -46,7 +46,7 @@ final class NetworkOutageTimingTests: XCTestCase {
         var template = Array("/dev/shm/aa-outage-XXXXXX".utf8CString)
         let shm = try XCTUnwrap(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
         defer { runProgram(["/bin/rm", "-rf", shm]) }
-        let snapshot = try SnapshotWriter(directory: shm, interval: .seconds(1), fitted: [.buzzer, .watchdog])
+        let snapshot = SnapshotWriter(directory: shm, interval: .seconds(1), fitted: [.buzzer, .watchdog])
         box.observers.append(snapshot)
 
         var m = MQTTSettings()

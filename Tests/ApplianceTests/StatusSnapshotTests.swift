@@ -85,7 +85,7 @@ final class StatusSnapshotTests: XCTestCase {
     }
 
     func testWriterWritesOnChangeAndAtItsSteadyRateOnly() throws {
-        let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         // The loop's monotonic and wall clocks advance together.
         let base = WallTime.now()
         func publish(_ status: WatchStatus, at t: Double) -> Bool {
@@ -108,6 +108,8 @@ final class StatusSnapshotTests: XCTestCase {
         // 29 s later the watch says "snoozed for 4:31": the countdown is not a change.
         var s2 = s1
         s2.wontRing = "Won't ring: snoozed for 4:31"
+        // No reading since (a new one while dragging would be written: the next test).
+        s2.readingAge = (s1.readingAge ?? .zero) + .seconds(29)
         XCTAssertFalse(publish(s2, at: 40))
         XCTAssertTrue(publish(s2, at: 41), "the steady rate writes a quiet box")
         XCTAssertEqual(writer.writes, 3)
@@ -117,6 +119,75 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertEqual(s.position.says, "Dragging")
         XCTAssertEqual(s.alarm.state, .snoozed)
         XCTAssertEqual(s.writer.pid, getpid())
+    }
+
+    /// A live write is the last whole write's text with the live fields after it: byte for byte
+    /// the snapshot's own text, so a reader can't tell the two writes apart.
+    func testALiveWriteIsTheWholeSnapshotsText() {
+        for kind in ["holding", "checking", "snoozed"] {
+            let s = snapshot(sample(kind))
+            XCTAssertEqual(String(decoding: SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), as: UTF8.self),
+                           s.json.text(indented: true) + "\n", kind)
+        }
+        // Every live field unknown: left out, and the GPS object empty.
+        var (bare, now) = sample("holding")
+        bare.verdict = .cantJudge(.noReading)
+        bare.distance = nil
+        bare.readingAge = nil
+        bare.accuracy = nil
+        bare.boat = nil
+        bare.farthest = nil
+        let s = snapshot((bare, now))
+        XCTAssertEqual(String(decoding: SnapshotWriter.text(rest: SnapshotWriter.rest(s), live: s.live), as: UTF8.self),
+                       s.json.text(indented: true) + "\n")
+        XCTAssertTrue(s.json.text(indented: true).contains("\"gps\": {}"))
+    }
+
+    /// While checking, dragging or ringing the snapshot follows the readings (a new one, at most
+    /// every `liveGap`); while holding only every `quietGap`.
+    func testWhileItMattersTheWriterFollowsEveryReading() throws {
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        let base = WallTime.now()
+        func publish(_ status: WatchStatus, at t: Double) -> Bool {
+            writer.publish(status, now: Instant(seconds: t), wall: base + .seconds(t))
+        }
+        func read() throws -> StatusSnapshot {
+            let reading = SnapshotReading.read(directory: dir)
+            guard case .current(let s) = reading else {
+                XCTFail("no current snapshot: \(reading)")
+                throw StatusSnapshot.DecodeError(description: "no current snapshot")
+            }
+            return s
+        }
+        var checking = sample("checking").0
+        checking.readingAge = .zero
+        XCTAssertTrue(publish(checking, at: 10))
+        var next = checking
+        next.distance = Meters((checking.distance?.value ?? 0) + 2)
+        XCTAssertTrue(publish(next, at: 11), "a new reading while checking is written at once")
+        XCTAssertEqual(try read().distance?.value ?? 0, next.distance?.value ?? -1, accuracy: 0.001)
+        XCTAssertEqual(try read().gps.readingAt?.seconds ?? 0, (base + .seconds(11)).seconds, accuracy: 0.001)
+        XCTAssertEqual(try read().writtenAt.seconds, (base + .seconds(11)).seconds, accuracy: 0.001)
+        var same = next
+        same.readingAge = .milliseconds(900)
+        XCTAssertFalse(publish(same, at: 11.9), "the same reading again is not a write")
+        var soon = next
+        soon.distance = Meters((next.distance?.value ?? 0) + 0.2)
+        XCTAssertFalse(publish(soon, at: 11.1), "a reading 0.1 s after a write waits for the live gap")
+        XCTAssertTrue(publish(soon, at: 12), "and goes with the next reading past it")
+        XCTAssertEqual(writer.liveWrites, 2)
+        XCTAssertEqual(try read().position.verdict, .checking, "the rest of the snapshot is as the last whole write had it")
+
+        var holding = sample("holding").0
+        holding.readingAge = .zero
+        XCTAssertTrue(publish(holding, at: 20))
+        var moved = holding
+        moved.distance = Meters((holding.distance?.value ?? 0) + 2)
+        XCTAssertFalse(publish(moved, at: 21), "holding: a new reading 1 s after a write waits")
+        moved.distance = Meters((holding.distance?.value ?? 0) + 3)
+        XCTAssertFalse(publish(moved, at: 24.9))
+        XCTAssertTrue(publish(moved, at: 25), "and is written 5 s after it")
+        XCTAssertEqual(writer.liveWrites, 3)
     }
 
     /// The writer decides from `ChangeKey` without building the snapshot; the key must change
@@ -152,7 +223,7 @@ final class StatusSnapshotTests: XCTestCase {
     }
 
     func testAWriterThatFindsTheLockHeldSkipsAndRetriesWithoutBlocking() throws {
-        let writer = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         let fd = open(dir + "/" + SnapshotFile.lockName, O_RDWR | O_CREAT, 0o644)
         XCTAssertEqual(flock(fd, LOCK_EX), 0)
         // flock locks belong to the open file description: a second open in this process
@@ -167,8 +238,27 @@ final class StatusSnapshotTests: XCTestCase {
         XCTAssertNil(writer.lastError)
     }
 
+    /// A runtime directory that can't be made (a path under a regular file): the writer is still
+    /// made (MQTT publishes the status it builds), says why, and tries again less and less often,
+    /// up to once an interval, so a box left like that for a night does not wake every second.
+    func testAnUnwritableDirectoryIsRetriedNoFasterThanTheIntervalAtLength() throws {
+        let file = dir + "/plain-file"
+        XCTAssertEqual(close(open(file, O_WRONLY | O_CREAT, 0o644)), 0)
+        let writer = SnapshotWriter(directory: file + "/run", interval: .seconds(30), fitted: [])
+        XCTAssertNotNil(writer.lastError, "the directory could not be made")
+        var now = Instant(seconds: 0)
+        var gaps: [Double] = []
+        for _ in 0..<8 {
+            XCTAssertFalse(writer.publish(sample().0, now: now))
+            let next = try XCTUnwrap(writer.nextDeadline())
+            gaps.append((next - now).seconds)
+            now = next
+        }
+        XCTAssertEqual(gaps, [1, 2, 4, 8, 16, 30, 30, 30])
+    }
+
     func testTheFileIsReplacedWholeAndLeavesNoTempBehind() throws {
-        let writer = try SnapshotWriter(directory: dir, interval: .seconds(1), fitted: [])
+        let writer = SnapshotWriter(directory: dir, interval: .seconds(1), fitted: [])
         for i in 0..<50 {
             writer.publish(sample(i % 2 == 0 ? "holding" : "snoozed").0, now: Instant(seconds: Double(i * 2)))
             guard case .current = SnapshotReading.read(directory: dir) else { return XCTFail("unreadable after write \(i)") }

@@ -60,7 +60,7 @@ final class WakeupBudgetTests: XCTestCase {
                       annunciator: Annunciator(buzzer: buzzerFitted ? buzzer : nil, siren: nil, book: DesignedSounds()),
                       log: journal, wall: WallClock.seconds)
         journal.pace = { [unowned box] in TrackPace(of: box.watch) }
-        let snapshot = try SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [.buzzer, .journal, .watchdog])
+        let snapshot = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [.buzzer, .journal, .watchdog])
         defer { snapshot.remove() }
         box.observers.append(snapshot)
         // This machine's power and clock are not the box's: read from an empty /sys and /run,

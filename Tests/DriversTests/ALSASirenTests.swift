@@ -8,8 +8,12 @@ import XCTest
 /// The siren through the real alsa-lib, with its default device routed into a WAV file by the
 /// `file` plugin over the `null` device. The null device is not paced in real time (a second
 /// of sound "plays" in milliseconds), so pitch and cadence are measured from the recorded
-/// samples, and the start latency from the calls.
+/// samples, and the start latency from the calls. The siren is paced by the clock it is given
+/// (`ALSASiren`'s `now`), so these tests give it a clock of their own that moves 10 ms a turn,
+/// and seconds of sound take milliseconds (`ALSASirenPacingTests` plays on the real clock).
 final class ALSASirenTests: XCTestCase {
+    var clock = monotonic()
+
     nonisolated(unsafe) static var directory = ""
     nonisolated(unsafe) static var setupError: String?
 
@@ -45,8 +49,8 @@ final class ALSASirenTests: XCTestCase {
         var s = SirenSettings()
         s.device = device
         s.volume = volume
-        let siren = ALSASiren(settings: s, now: monotonic())
-        let events = siren.service(ready: [], now: monotonic())
+        let siren = ALSASiren(settings: s, now: clock)
+        let events = siren.service(ready: [], now: clock)
         guard siren.deviceOpen else {
             let e = "alsa-lib could not open \"\(device)\" routed to a file: \(events)"
             XCTFail(e)
@@ -55,20 +59,17 @@ final class ALSASirenTests: XCTestCase {
         return siren
     }
 
-    /// A small event loop: poll the siren's descriptors (and its deadline), then service it.
+    /// A small event loop: poll the siren's descriptors, then service it, the clock 10 ms on.
     @discardableResult
     func run(_ siren: ALSASiren, maxTurns: Int = 100_000, until done: () -> Bool) -> [Event] {
         var events: [Event] = []
         var turns = 0
         while !done(), turns < maxTurns {
             var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
-            var timeout: Int32 = 50
-            if let d = siren.nextDeadline() {
-                timeout = Int32(max(0, min(50, (d - monotonic()).seconds * 1000)).rounded(.up))
-            }
-            _ = poll(&fds, nfds_t(fds.count), timeout)
+            _ = poll(&fds, nfds_t(fds.count), 0)
+            clock = clock + .milliseconds(10)
             let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
-            events += siren.service(ready: ready, now: monotonic())
+            events += siren.service(ready: ready, now: clock)
             turns += 1
         }
         return events
@@ -91,7 +92,7 @@ final class ALSASirenTests: XCTestCase {
         let rate = siren!.settings.sampleRate
 
         let called = monotonic()
-        siren!.setAlarm(true, now: called)
+        siren!.setAlarm(true, now: clock)
         let returned = monotonic()
         let latency = returned - called
         XCTAssertTrue(siren!.isRunning, "the card is not running after the alarm started")
@@ -102,7 +103,7 @@ final class ALSASirenTests: XCTestCase {
         run(siren!) { siren!.framesWritten >= 3 * rate }
 
         let stopCalled = monotonic()
-        siren!.setAlarm(false, now: stopCalled)
+        siren!.setAlarm(false, now: clock)
         let stopLatency = monotonic() - stopCalled
         XCTAssertFalse(siren!.isRunning)
         XCTAssertTrue(siren!.pollRequests().isEmpty, "a silent siren must not wake the loop")
@@ -144,7 +145,7 @@ final class ALSASirenTests: XCTestCase {
 
     func testAChirpPlaysOnceAndStops() throws {
         var siren: ALSASiren? = try self.siren("aa_chirp", volume: 0.5)
-        siren!.chirp(.mark, now: monotonic())
+        siren!.chirp(.mark, now: clock)
         XCTAssertTrue(siren!.isSounding)
         run(siren!, maxTurns: 1000) { !siren!.isSounding }
         XCTAssertFalse(siren!.isSounding, "a chirp never ended")
@@ -164,9 +165,9 @@ final class ALSASirenTests: XCTestCase {
     func testFaultPatternIsNeverTheAlarm() throws {
         var siren: ALSASiren? = try self.siren("aa_fault")
         let rate = siren!.settings.sampleRate
-        siren!.setFault(true, now: monotonic())
+        siren!.setFault(true, now: clock)
         run(siren!) { siren!.framesWritten >= 6 * rate }
-        siren!.setFault(false, now: monotonic())
+        siren!.setFault(false, now: clock)
         XCTAssertFalse(siren!.isSounding)
         siren = nil
         let wav = try recorded("fault")
@@ -182,23 +183,23 @@ final class ALSASirenTests: XCTestCase {
 
     func testTheAlarmOutranksChirpsAndTheFaultResumesAfterIt() throws {
         let siren = try self.siren("aa_stop")
-        let now = monotonic()
+        let now = clock
         siren.setFault(true, now: now)
         siren.setAlarm(true, now: now)
         siren.chirp(.refusal, now: now)  // ignored: the alarm says more
         run(siren) { siren.framesWritten >= 48_000 }
-        siren.setAlarm(false, now: monotonic())
+        siren.setAlarm(false, now: clock)
         // The fault pattern is back at once, not the chirp.
         XCTAssertTrue(siren.isSounding)
         XCTAssertTrue(siren.isRunning)
-        siren.setFault(false, now: monotonic())
+        siren.setFault(false, now: clock)
         XCTAssertFalse(siren.isSounding)
         XCTAssertFalse(siren.isRunning)
     }
 
     func testNotSavedPlaysItsOwnPatternOnceInTheSirensVoice() throws {
         var siren: ALSASiren? = try self.siren("aa_direct")
-        siren!.notSaved(now: monotonic())
+        siren!.notSaved(now: clock)
         XCTAssertTrue(siren!.isSounding)
         run(siren!, maxTurns: 1000) { !siren!.isSounding }
         XCTAssertFalse(siren!.isSounding, "the not-saved sound never ended")

@@ -78,7 +78,7 @@ final class SystemdTests: XCTestCase {
     func testAManagerThatIsGoneIsAnError() {
         setenv("NOTIFY_SOCKET", path + ".missing", 1)
         XCTAssertThrowsError(try Systemd().pingWatchdog()) { error in
-            XCTAssertEqual((error as? Systemd.NotifyError)?.errno, ENOENT)
+            XCTAssertEqual((error as? Systemd.NotifyError)?.errno, .notFound)
         }
     }
 }

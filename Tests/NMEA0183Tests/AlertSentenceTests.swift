@@ -1,4 +1,4 @@
-import NMEA0183
+@testable import NMEA0183
 @testable import WatchCore
 import XCTest
 
@@ -23,8 +23,9 @@ final class AlertSentenceTests: XCTestCase {
     }
 
     func testReservedCharactersAreEscapedAndTextIsCutWithoutSplittingAnEscape() {
-        XCTAssertEqual(Sentence.text("a,b*c$d", limit: 40), "a^2Cb^2Ac^24d")
-        XCTAssertEqual(Sentence.text("ab,c", limit: 4), "ab", "the escape ^2C does not fit whole, so it is left out")
+        XCTAssertEqual(Sentence.text("a,b*c$d", limit: 40), "a;b^2Ac^24d", "a comma is a semicolon, the rest escaped")
+        XCTAssertEqual(Sentence.text("ab*c", limit: 4), "ab", "the escape ^2A does not fit whole, so it is left out")
+        XCTAssertEqual(Sentence.text("lost for 1:00, can't judge", limit: 18), "lost for 1:00", "cut at a word, no dangling ;")
         XCTAssertEqual(Sentence.text("é", limit: 4), "?")
     }
 
@@ -48,9 +49,34 @@ final class AlertSentenceTests: XCTestCase {
         let again = stream.update(ringing, now: t0 + .seconds(30), wall: wall0 + 30)
         XCTAssertEqual(again.first, "$IIALF,2,1,1,221320.50,B,A,V,,10001,3,1,0,Anchor dragging*27\r\n",
                        "the next sequential message, the same revision and time of last change")
-        XCTAssertEqual(again.last, "$IIALC,01,01,01,1,,10001,3,1*4C\r\n")
-        XCTAssertEqual(again.count, 4)
+        XCTAssertEqual(again.dropLast().last, "$IIALC,01,01,01,1,,10001,3,1*4C\r\n")
+        XCTAssertEqual(again.last, "$IIHBT,30.0,A,0*1E\r\n", "a heartbeat closes each repetition")
+        XCTAssertEqual(again.count, 5)
         XCTAssertEqual(stream.nextRepeat, t0 + .seconds(60))
+    }
+
+    func testATextThatChangedGetsANewRevisionWithTheRepetitionNotEachFix() {
+        var stream = AlertStream(talker: "II", repeatEvery: .seconds(30))
+        _ = stream.update(BoxAlerts.alerts(from: status(.ringing(episode: 3))), now: t0, wall: wall0)
+        var moved = status(.ringing(episode: 3))
+        moved.distance = 90
+        XCTAssertEqual(stream.update(BoxAlerts.alerts(from: moved), now: t0 + .seconds(5), wall: wall0 + 5), [])
+        let again = stream.update(BoxAlerts.alerts(from: moved), now: t0 + .seconds(30), wall: wall0 + 30)
+        XCTAssertEqual(again[0], "$IIALF,2,1,1,221350.50,B,A,V,,10001,3,2,0,Anchor dragging*23\r\n", "revision 2, time of the change")
+        XCTAssertTrue(again[1].contains(",10001,3,2,0,Dragging: 90 m"), again[1])
+    }
+
+    func testASnoozeEndingInANewEpisodeSendsNoNormalALRBetween() {
+        var stream = AlertStream(talker: "II", repeatEvery: .seconds(30))
+        _ = stream.update(BoxAlerts.alerts(from: status(.snoozed(until: t0 + .seconds(10), episode: 3))), now: t0, wall: wall0)
+        let next = stream.update(BoxAlerts.alerts(from: status(.ringing(episode: 4))), now: t0 + .seconds(10), wall: wall0 + 10)
+        let alrs = next.filter { $0.hasPrefix("$IIALR") }
+        XCTAssertEqual(alrs.count, 1, "\(alrs)")
+        XCTAssertTrue(alrs[0].hasPrefix("$IIALR,221330.50,001,A,V,Dragging"), alrs[0])
+    }
+
+    func testTitlesFitSixteenCharacters() {
+        for (_, _, title) in BoxAlerts.gpsKinds { XCTAssertLessThanOrEqual(title.count, 16, title) }
     }
 
     func testSnoozeThenOffAreChangesEachWithANewRevision() {
@@ -64,8 +90,8 @@ final class AlertSentenceTests: XCTestCase {
         XCTAssertEqual(off[0], "$IIALF,2,1,2,221400.50,B,A,N,,10001,3,3,0,Anchor dragging*3B\r\n", "sent once as normal")
         XCTAssertEqual(off[2], "$IIALR,221400.50,001,V,A,Snoozed: 62 m from anchor (alert radius 40 m)*7F\r\n")
         XCTAssertEqual(off.last, "$IIALC,01,01,02,0*7C\r\n", "then the list is empty")
-        XCTAssertEqual(stream.update([], now: t0 + .seconds(70), wall: wall0 + 70), ["$IIALC,01,01,03,0*7D\r\n"],
-                       "an empty list still goes out every interval, and nothing else")
+        XCTAssertEqual(stream.update([], now: t0 + .seconds(70), wall: wall0 + 70), ["$IIALC,01,01,03,0*7D\r\n", "$IIHBT,30.0,A,0*1E\r\n"],
+                       "an empty list and the heartbeat still go out every interval, and nothing else")
     }
 
     func testAChangingDistanceIsNotAChange() {
@@ -82,7 +108,8 @@ final class AlertSentenceTests: XCTestCase {
         let fault = Fault(.gpsLost, "GPS: no usable GPS reading for 1:00, can't judge a drag")
         let out = stream.update(BoxAlerts.alerts(from: status(.armed, faults: [fault], sounding: true)), now: t0, wall: wall0)
         XCTAssertEqual(out[0], "$IIALF,2,1,0,221320.50,B,W,V,,10002,1,1,0,GPS reading lost*0D\r\n")
-        XCTAssertEqual(out[1], "$IIALF,2,2,0,,,,,,10002,1,1,0,GPS: no usable GPS reading for 1:00^2C can't ju*6E\r\n")
+        XCTAssertEqual(out[1], "$IIALF,2,2,0,,,,,,10002,1,1,0,GPS: no usable GPS reading for 1:00; can't*45\r\n",
+                       "no comma in the text, cut at a word")
         for line in out { XCTAssertLessThanOrEqual(line.utf8.count, Sentence.maxLength, line) }
         // Silenced by the button: still active, now acknowledged.
         let quiet = stream.update(BoxAlerts.alerts(from: status(.armed, faults: [fault], sounding: false)),

@@ -36,6 +36,7 @@ trap 'rm -rf "$RUN"' EXIT
 # The bench disk: valgrind (unpacked, run from there), the logs, the configuration, the runner.
 ls "$TWIN/debs/"valgrind_*_arm64.deb >/dev/null 2>&1 || {
     TROOT=$("$HERE/../trixie-root.sh")
+    trixie_lists "$TROOT"
     (cd "$TWIN/debs" && apt-get download -q -o Dir::State::Lists="$TROOT/var/lib/apt/lists" \
         -o Dir::Etc::SourceList="$TROOT/etc/apt/sources.list" -o Dir::Etc::SourceParts="$TROOT/etc/apt/sources.list.d" \
         -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64 \

@@ -43,6 +43,7 @@ elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f", b-a}'; }
 
 [ -n "$DEB" ] || DEB=$("$HERE/../build-deb.sh" --arch "$ARCH" | tail -1)
 DEB=$(readlink -f "$DEB")
+mkdir -p "$IMAGE_CACHE"
 RUN=$(mktemp -d "$IMAGE_CACHE/boot-run.XXXXXX")
 QPID=
 cleanup() {

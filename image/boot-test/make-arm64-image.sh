@@ -35,23 +35,33 @@ exec 9>"$IMAGE_CACHE/.arm64-twin.lock"; flock 9
 
 # The trixie build root's package lists and cross compiler serve the kernel and gpio-sim.
 TROOT=$("$HERE/../trixie-root.sh")
+trixie_lists "$TROOT"
 apt_trixie() {   # host apt with the trixie root's sources and lists, arm64 packages
     "$@" -o Dir::State::Lists="$TROOT/var/lib/apt/lists" -o Dir::Etc::SourceList="$TROOT/etc/apt/sources.list" \
         -o Dir::Etc::SourceParts="$TROOT/etc/apt/sources.list.d" -o Dir::Cache::pkgcache= \
         -o Dir::Cache::srcpkgcache= -o APT::Architecture=arm64 -o APT::Architectures::=arm64
 }
 download() {   # download PACKAGE[:arm64]... into $TWIN/debs
-    (cd "$TWIN/debs" && apt_trixie apt-get download -q "$@" >/dev/null 2>&1) ||
-        die "could not download $* from trixie"
+    # A version the lists name may be gone from the archive (trixie's point releases): the
+    # lists are updated once and the download tried again.
+    (cd "$TWIN/debs" && apt_trixie apt-get download -q "$@" >/dev/null 2>&1) || {
+        trixie_lists "$TROOT" --refresh
+        (cd "$TWIN/debs" && apt_trixie apt-get download -q "$@" >/dev/null 2>&1)
+    } || die "could not download $* from trixie"
 }
 
 # ---------------------------------------------------------------- the kernel
-KPKG=$(apt_trixie apt-cache depends linux-image-arm64:arm64 | sed -n 's/^ *Depends: \(linux-image-[^:]*\).*/\1/p' | head -1)
-[ -n "$KPKG" ] || die "no linux-image-arm64 in the trixie root's lists"
+kernel_package() {
+    apt_trixie apt-cache depends linux-image-arm64:arm64 2>/dev/null |
+        sed -n 's/^ *Depends: \(linux-image-[^:]*\).*/\1/p' | head -1
+}
+KPKG=$(kernel_package)
+[ -n "$KPKG" ] || { trixie_lists "$TROOT" --refresh; KPKG=$(kernel_package); }
+[ -n "$KPKG" ] || die "no linux-image-arm64 in the trixie root's lists, even after apt-get update in $TROOT"
 KVER=${KPKG#linux-image-}
 KDIR=$TWIN/kernel-$KVER
 if [ ! -f "$KDIR/boot/vmlinuz-$KVER" ]; then
-    say "Debian trixie's arm64 kernel $KVER"
+    say "Debian trixie's arm64 kernel $KVER is not in $KDIR: unpacking it (make-arm64-image.sh)"
     ls "$TWIN/debs/$KPKG"_*_arm64.deb >/dev/null 2>&1 || download "$KPKG:arm64"
     rm -rf "$KDIR.tmp"; mkdir -p "$KDIR.tmp"
     dpkg-deb -x "$TWIN/debs/$KPKG"_*_arm64.deb "$KDIR.tmp"
@@ -178,6 +188,7 @@ PACKAGES=(systemd-sysv udev kmod procps gpsd python3-minimal gpiod adduser init-
 BASE=$TWIN/base
 stamp=$( { printf '%s\n' "${PACKAGES[@]}" "$KVER" arm64-base-v2; sha256sum "$GPIO_SIM"; } | sha256sum | cut -c1-16)
 if [ ! -f "$BASE/.anchor-stamp" ] || [ "$(cat "$BASE/.anchor-stamp")" != "$stamp" ]; then
+    say "the twin's base root $BASE is missing or out of date: making it (make-arm64-image.sh, about 25 min under emulation)"
     t0=$(date +%s)
     R=$BASE.tmp
     rm -rf "$R" "$BASE"

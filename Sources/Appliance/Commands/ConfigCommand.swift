@@ -46,9 +46,16 @@ enum ConfigCommand: Command {
                 print(defaultFile(), terminator: "")
                 return ExitCode.ok
             }
-            let loaded = Configuration.load(path: check!)
+            var loaded = Configuration.load(path: check!)
+            // What `run` refuses of the network sections (NetworkChecks), on this host.
+            loaded.problems += NetworkChecks.problems(loaded.configuration, hostName: NetworkOutputs.hostName())
             let silent = cantSound(loaded.configuration)
             if let silent { print(silent) }
+            if loaded.configuration.mqtt.enabled && loaded.configuration.mqtt.box.isEmpty {
+                // A warning, not a problem: alone on its broker the host name is fine.
+                print("Note: mqtt.box is empty, so this box is \"\(NetworkOutputs.hostName())\" on the broker; "
+                      + "on a broker other boxes share, give each its own mqtt.box (two of one name: one leaves the broker)")
+            }
             for p in loaded.problems { print(p) }
             if loaded.problems.isEmpty && silent == nil { print("Configuration: no problems") }
             return loaded.problems.isEmpty && silent == nil ? ExitCode.ok : ExitCode.failure
@@ -102,8 +109,10 @@ enum ConfigCommand: Command {
             every key at its default; `anchor-alert config --check FILE` reads a file as the box would.
 
             A key the file sets wrong (unknown, wrong type, out of range) keeps its default; the
-            problem names its line and key, is printed at start and raises the configuration fault
-            in the Systems Check. What the file said is echoed with control and invisible characters
+            problem names its line and key (an unknown key the nearest known one), is printed at start
+            and raises the configuration fault in the Systems Check: shown, never sounded, the box keeps
+            watching. `check` and `config --check` say the problems; other commands don't repeat them.
+            What the file said is echoed with control and invisible characters
             escaped (`\\u{1B}`) and cut when long; after 20 problems the rest are counted in one line.
             Keys after a section header with no closing `]` are reported as ignored. Lines may end in
             LF or CRLF, and a UTF-8 byte order mark is skipped. A bad file never stops the alarm.

@@ -55,11 +55,13 @@ enum FleetCommand: Command {
             return ExitCode.failure
         }
         var view = FleetView()
-        var lastMessage = WallTime.now()
+        // Waits are timed on the monotonic clock (a wall clock set by GPS or NTP may jump);
+        // the boxes' ages are wall time, as their snapshots are.
+        var lastMessage = MonotonicClock.now()
         var said: [String: String] = [:]
         client.onMessage = { topic, payload in
             guard let name = view.take(topic: topic, payload: payload, prefix: prefix) else { return }
-            lastMessage = WallTime.now()
+            lastMessage = MonotonicClock.now()
             guard follow, let box = view.boxes[name] else { return }
             let now = WallTime.now()
             let key = "\(box.snapshot?.position.verdict.rawValue ?? "-") \(box.snapshot?.alarm.state.rawValue ?? "-") "
@@ -79,8 +81,8 @@ enum FleetCommand: Command {
             Console.error("Fleet: can't reach the broker at \(broker):\(port) (\(err))")
             return ExitCode.failure
         }
-        let start = WallTime.now()
-        while !client.connected && refused == nil && WallTime.now() - start < .seconds(5) {
+        let start = MonotonicClock.now()
+        while !client.connected && refused == nil && MonotonicClock.now() - start < .seconds(5) {
             _ = client.run(forMilliseconds: 100)
         }
         guard client.connected else {
@@ -88,11 +90,11 @@ enum FleetCommand: Command {
                 + (refused.map { " (\(MQTTClient.describeConnack($0)))" } ?? ""))
             return ExitCode.failure
         }
-        let subscribed = WallTime.now()
+        let subscribed = MonotonicClock.now()
         lastMessage = subscribed
         // Retained statuses arrive at once: stop gathering when they stop, or at --wait.
-        while !follow && WallTime.now() - subscribed < .seconds(wait)
-            && !(view.boxes.count > 0 && WallTime.now() - lastMessage > .milliseconds(500)) {
+        while !follow && MonotonicClock.now() - subscribed < .seconds(wait)
+            && !(view.boxes.count > 0 && MonotonicClock.now() - lastMessage > .milliseconds(500)) {
             if let err = client.run(forMilliseconds: 100) {
                 Console.error("Fleet: the broker went away (\(err))")
                 return ExitCode.failure

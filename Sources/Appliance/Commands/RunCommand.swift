@@ -69,6 +69,9 @@ enum RunCommand: Command {
         if let journalDir { loaded.configuration.journalDirectory = journalDir }
         if let runtimeDir { loaded.configuration.runtimeDirectory = runtimeDir }
         let config = loaded.configuration
+        // Nothing that can sound the alarm is the worst state an armed box can be in: said first.
+        let cantSound = ConfigCommand.cantSound(config)
+        if let cantSound { Console.alarm(cantSound) }
         for problem in loaded.problems { Console.error(problem) }
         let loop: EventLoop
         do {
@@ -90,8 +93,8 @@ enum RunCommand: Command {
         RunParts.confirmOnTheRing(devices.ring, box: box)
         ConsoleLog.attach(to: box, settings: config.watchSettings)
         let runtime = RunParts.runtime(box, journal: journal.log, reload: configure)
-        Surfaces.attach(to: runtime, config: config, fitted: devices.fitted(gpsd: simulate == nil))
-        NetworkOutputs.attach(to: runtime, config: config, now: now)
+        let snapshot = Surfaces.attach(to: runtime, config: config, fitted: devices.fitted(gpsd: simulate == nil))
+        NetworkOutputs.attach(to: runtime, config: config, snapshot: snapshot, now: now)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         RunParts.start(devices, box: box, recovery: journal.recovery, now: now)
         runtime.onShutdown.append { now in
@@ -103,9 +106,9 @@ enum RunCommand: Command {
             // The switch's position at start is a decision, as with the real one.
             box.handle(.armSwitch(on: on), now: now)
         }
-        let systemd = RunParts.systemd(runtime, box: box)
+        let systemd = RunParts.systemd(runtime, box: box, cantSound: cantSound)
         box.refresh(now: now)
-        _ = try? systemd.ready(status: "Anchor Alert: watching")
+        _ = try? systemd.ready(status: cantSound ?? "Anchor Alert: watching")
         loop.run(runtime)
         let seconds = (MonotonicClock.now() - now).seconds
         _ = try? systemd.stopping(status: "Anchor Alert: stopped")

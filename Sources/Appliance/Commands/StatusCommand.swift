@@ -12,7 +12,8 @@ enum StatusCommand: Command {
         Prints what the running box last said, if it may still be believed: the position
         (Holding, Checking, Dragging, Can't judge), the alarm, why it won't ring, the distance
         to the anchor, the GPS reading, faults. The box writes its status on every change and
-        every 30 s; a status past its time is not shown: the box is not answering.
+        every 30 s, and while checking, dragging or ringing with the readings (within about a
+        second); a status past its time is not shown: the box is not answering.
 
           --json               one JSON object: {"box": "answering" | "not_answering" |
                                "not_running", "last_heard": <unix s>, "status": {...}}
@@ -81,6 +82,8 @@ enum StatusCommand: Command {
     /// from the end time the box wrote: the words are the box's (Copy), the clock the reader's.
     static func current(_ s: StatusSnapshot, now: WallTime) -> [String] {
         var out: [String] = []
+        // Nothing can sound the alarm: the worst state an armed box can be in, said first.
+        if !s.canSound { out.append(s.wontRing) }
         var position = s.position.says
         if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
@@ -93,7 +96,7 @@ enum StatusCommand: Command {
             wontRing = Copy.wontRing(verdict: .holding, alarm: .snoozed(until: left, episode: episode), now: .zero)
         }
         out.append(alarm)
-        out.append(wontRing)
+        if s.canSound { out.append(wontRing) }
         if let d = s.distance {
             var line = "Distance to anchor: \(d)"
             if let anchor = s.anchor, let boat = s.glance.boat, d.value >= 1 {
@@ -105,8 +108,8 @@ enum StatusCommand: Command {
         }
         if let far = s.glance.farthest { out.append("Farthest from the anchor since the mark: \(far)") }
         if let at = s.gps.readingAt {
-            // As of the write, like every line above "As of": the box's last reading then.
-            var gps = "GPS reading: \(Int(max(0, (s.writtenAt - at).seconds).rounded())) s old"
+            // Its age now, as this is read: the box follows every reading while it matters.
+            var gps = "GPS reading: \(Int(max(0, (now - at).seconds).rounded())) s old"
             gps += s.gps.accuracy.map { ", accuracy \($0)" } ?? ", the receiver reports no accuracy"
             out.append(gps)
         } else {

@@ -84,10 +84,7 @@ enum TestAlarmCommand: Command {
         var siren: ALSASiren?
         var sirenFault: Fault?
         if config.sirenEnabled {
-            var s = SirenSettings()
-            s.device = config.sirenDevice
-            s.volume = config.sirenVolume
-            siren = ALSASiren(settings: s, now: MonotonicClock.now())
+            siren = ALSASiren(settings: config.sirenSettings, now: MonotonicClock.now())
         }
         let start = MonotonicClock.now()
         // The buzzer first: starting the siren takes a moment, the first buzz should not.
@@ -119,7 +116,8 @@ enum TestAlarmCommand: Command {
             let sirenBusy = siren.map { $0.isSounding && sirenFault == nil } ?? false
             if (now >= end && !sirenBusy) || elapsed >= limit { break }
 
-            var wake = [end]
+            // Past the end, only the siren (still playing its last notes) wakes the loop.
+            var wake = now < end ? [end] : [start + limit]
             if shown < frames.count { wake.append(start + RingTestPattern.step * shown) }
             if elapsed < buzzerLength, let next = SoundDesign.alarmBuzz.nextChange(after: elapsed) { wake.append(start + next) }
             if let d = siren?.nextDeadline() { wake.append(d) }
@@ -185,6 +183,16 @@ extension Configuration {
         s.nightBrightness = nightBrightness
         s.calmAfter = .seconds(calmAfter)
         s.snoozeLength = watchSettings.snooze
+        s.canSound = ConfigCommand.cantSound(self) == nil
+        return s
+    }
+
+    /// The siren's settings from the configuration's siren keys: `run` and `test-alarm` sound
+    /// the same device at the same volume.
+    var sirenSettings: SirenSettings {
+        var s = SirenSettings()
+        s.device = sirenDevice
+        s.volume = sirenVolume
         return s
     }
 

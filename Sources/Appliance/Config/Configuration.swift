@@ -66,6 +66,8 @@ struct Configuration: Sendable {
     var nmea = NMEASettings()
     /// `[mqtt]`: the box on an MQTT broker (Docs/network.md). Off unless enabled.
     var mqtt = MQTTSettings()
+    /// `[signalk]`: Signal K deltas for a Signal K server (Docs/network.md). Off unless enabled.
+    var signalK = SignalKSettings()
 
     var bowOffset = 1.0
     var boatLength = 10.0

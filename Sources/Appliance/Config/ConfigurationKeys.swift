@@ -142,5 +142,5 @@ extension ConfigurationKey {
 
         number("boat", "bow_offset", 0...50, "m", "From the GPS antenna to the bow roller", \.bowOffset),
         number("boat", "length", 2...100, "m", "Boat length, for the alert radius from rode and depth", \.boatLength),
-    ] + network
+    ] + network + signalK
 }

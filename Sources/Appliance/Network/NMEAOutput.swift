@@ -16,9 +16,13 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         let fd: Int32
         var inbox: [UInt8] = []
         var outbox: [UInt8] = []
-        init(_ socket: FileDescriptor) {
+        let connectedAt: Instant
+        /// Since when bytes have waited for this client (its kernel buffer full), or nil.
+        var behindSince: Instant?
+        init(_ socket: FileDescriptor, now: Instant) {
             self.socket = socket
             fd = socket.rawValue
+            connectedAt = now
         }
     }
 
@@ -35,11 +39,21 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private var problem: String?
     private var commands: [(AlertCommand, Client)] = []
     private(set) var droppedClients = 0
+    /// Connections the kernel holds for the box to accept: a burst of plotters (a boat's
+    /// network coming up) waits there rather than being turned away by the kernel.
+    static let backlog: Int32 = 64
+    /// The instant of the latest turn, for the clients' clocks.
+    private var now: Instant
+    /// Commands carried out a turn; an ACN past them is refused with ARC at once.
+    static let commandsPerTurn = 16
     private(set) var sentences = 0
+    /// The anchor as last sent as a waypoint (WPL), for plotters that read no alert sentence.
+    private var waypoint: Coordinate?
 
     init(settings: NMEASettings, wall: @escaping () -> Double, now: Instant) {
         self.settings = settings
         self.wall = wall
+        self.now = now
         stream = AlertStream(talker: settings.talker, repeatEvery: .seconds(settings.repeatEvery))
         open(now: now)
     }
@@ -53,14 +67,20 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         problem = nil
         if listener == nil {
             do {
-                listener = try InetSocket.listen(host: settings.listen, port: settings.port)
+                listener = try InetSocket.listen(host: settings.listen, port: settings.port, backlog: Self.backlog)
             } catch {
                 problem = "can't listen on \(settings.listen):\(settings.port) (\(error))"
             }
         }
         if !settings.udpInterface.isEmpty {
-            if udp == nil { udp = try? InetSocket.udpSender() }
             udpTarget = SocketAddress.broadcast(interface: settings.udpInterface, port: settings.udpPort)
+            udp?.close()
+            udp = nil
+            if let udpTarget {
+                do { udp = try InetSocket.udpSender(connectedTo: udpTarget) } catch {
+                    if problem == nil { problem = "can't send UDP to \(udpTarget) (\(error))" }
+                }
+            }
             if udpTarget == nil, problem == nil { problem = "interface \(settings.udpInterface) has no IPv4 address" }
         }
         retryAt = problem == nil ? nil : now + .seconds(30)
@@ -80,13 +100,26 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         if let problem { return SystemsCheck.Row(.nmeaOut, .attention, "No: \(problem); trying again") }
         var where_ = "TCP port \(port ?? settings.port), \(clients.count) listening"
         if let udpTarget { where_ += "; UDP to \(udpTarget)" }
+        // The systemd unit lets in only the addresses nmea.allow lists (`config --network-allow`).
+        if NetworkAllow.nmeaLocalOnly(settings) {
+            return SystemsCheck.Row(.nmeaOut, .attention, "Yes: \(where_); for this box only: nmea.allow is empty",
+                                    remedy: "List the plotters' addresses in nmea.allow, e.g. \"192.168.1.0/24\", then restart the box")
+        }
         return SystemsCheck.Row(.nmeaOut, .ok, "Yes: \(where_)")
     }
 
     // MARK: - BoxObserver
 
     func show(_ status: WatchStatus, now: Instant) {
-        let out = stream.update(BoxAlerts.alerts(from: status), now: now, wall: wall())
+        self.now = now
+        var out = stream.update(BoxAlerts.alerts(from: status), now: now, wall: wall())
+        // The mark goes out as WPL when it moves and with every alert list (on a change and
+        // every repeat interval), so a plotter started later shows it too. A released mark is
+        // not sent again: WPL has no way to take a waypoint back.
+        if let anchor = status.anchor, anchor != waypoint || out.contains(where: Self.isAlertList) {
+            out.append(Waypoint.wpl(talker: stream.talker, at: anchor))
+        }
+        waypoint = status.anchor
         if !out.isEmpty { broadcast(out) }
     }
 
@@ -103,10 +136,19 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         return out
     }
 
-    func nextDeadline() -> Instant? { retryAt }
+    func nextDeadline() -> Instant? {
+        ([retryAt] + clients.values.map { $0.behindSince.map { $0 + behindLimit } }).compactMap { $0 }.min()
+    }
+
+    /// How long a client may leave sent bytes untaken: two repetitions, and at least 10 s.
+    var behindLimit: Duration { .seconds(max(10, 2 * settings.repeatEvery)) }
 
     func service(ready: [PollRequest], now: Instant) -> [Event] {
+        self.now = now
         if let retryAt, now >= retryAt { open(now: now) }
+        // A client that has not taken what it was sent for `behindLimit` is gone or stuck:
+        // dropped by time, however few the bytes (22 every 30 s would take hours to fill).
+        for c in Array(clients.values) where c.behindSince.map({ now >= $0 + behindLimit }) ?? false { drop(c) }
         for r in ready {
             if r.fd == listener?.rawValue {
                 accept(now: now)
@@ -131,7 +173,9 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     private func carryOut(_ command: AlertCommand, from fd: Client, now: Instant, box: Box) {
         switch command {
         case .acn(let id, let instance, "Q"):
-            send(stream.query(identifier: id, instance: instance), to: fd)
+            // An alert that is not active has nothing to repeat: refused, as the docs say.
+            let answer = stream.query(identifier: id, instance: instance)
+            send(answer.isEmpty ? [stream.refusal(identifier: id, instance: instance, command: "Q", wall: wall())] : answer, to: fd)
         case .acn(BoxAlerts.anchorIdentifier, let instance, let cmd) where (cmd == "A" || cmd == "S") && settings.acknowledgeSnoozes:
             guard let episode = instance ?? stream.announcedEpisode else {
                 return send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
@@ -156,6 +200,8 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             break
         }
     }
+
+    static func isAlertList(_ line: String) -> Bool { line.utf8.dropFirst(3).starts(with: "ALC".utf8) }
 
     // MARK: - Sending
 
@@ -185,6 +231,7 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
     }
 
     private func flush(_ c: Client) {
+        defer { c.behindSince = c.outbox.isEmpty ? nil : (c.behindSince ?? now) }
         while !c.outbox.isEmpty {
             do {
                 guard let n = try c.socket.sendNow(c.outbox) else { return }
@@ -203,17 +250,20 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             guard let socket = try? listener?.accept() else { return }
             // A small kernel buffer too: a stuck plotter holds at most this plus the outbox.
             socket.setSendBuffer(16 * 1024)
-            guard clients.count < settings.maxClients else {
-                socket.close()
-                droppedClients += 1
-                continue
+            // Full: the new one takes the place of the client furthest behind (the most bytes
+            // waiting), else the longest connected, so idle connections can't lock a new
+            // plotter out; a plotter dropped that way reconnects.
+            if clients.count >= settings.maxClients,
+               let out = clients.values.max(by: { ($0.outbox.count, $1.connectedAt) < ($1.outbox.count, $0.connectedAt) }) {
+                drop(out)
             }
-            let c = Client(socket)
+            let c = Client(socket, now: now)
             clients[c.fd] = c
             // A new listener learns the present at once, not at the next repetition.
-            let now = stream.repetition()
-            sentences += now.count
-            queue(Array(now.joined().utf8), to: c)
+            var present = stream.repetition()
+            if let waypoint { present.append(Waypoint.wpl(talker: stream.talker, at: waypoint)) }
+            sentences += present.count
+            queue(Array(present.joined().utf8), to: c)
         }
     }
 
@@ -228,13 +278,16 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             while let nl = c.inbox.firstIndex(of: 0x0A) {
                 let line = Array(c.inbox[..<nl])
                 c.inbox.removeFirst(nl + 1)
-                if case .success(let s) = Sentence.parse(line), let command = AlertCommand(s) {
+                guard case .success(let s) = Sentence.parse(line), let command = AlertCommand(s) else { continue }
+                if commands.count < Self.commandsPerTurn {
                     commands.append((command, c))
+                } else if case .acn(let id, let instance, let cmd) = command {
+                    // Past a turn's share an ACN is still answered: refused, to be sent again.
+                    send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: c)
                 }
             }
             // A line longer than any sentence is noise: forget it rather than buffer it.
             if c.inbox.count > Sentence.maxLength * 2 { c.inbox.removeAll() }
-            if commands.count > 16 { commands.removeFirst(commands.count - 16) }
         }
     }
 

@@ -13,7 +13,18 @@ enum NetworkAllow {
                 out.append((a, "nmea.allow"))
             }
         }
+        if c.signalK.enabled {
+            for a in c.signalK.allow.split(separator: " ").map(String.init) where !a.isEmpty {
+                out.append((a, "signalk.allow"))
+            }
+        }
         return out
+    }
+
+    /// NMEA on, listening beyond this box, and no `nmea.allow`: the unit lets no plotter in
+    /// but this box's own. The Systems Check row and the drop-in say so, from this one rule.
+    static func nmeaLocalOnly(_ n: NMEASettings) -> Bool {
+        n.enabled && !isLoopback(n.listen) && n.allow.split(separator: " ").isEmpty
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -25,6 +36,7 @@ enum NetworkAllow {
         out += "# configuration and run systemctl daemon-reload, then restart the box.\n[Service]\n"
         let e = entries(c)
         if e.isEmpty { out += "# No address beyond localhost is configured.\n" }
+        if nmeaLocalOnly(c.nmea) { out += "# nmea.allow is empty: only this box reaches the NMEA port\n" }
         for (address, because) in e { out += "# \(because)\nIPAddressAllow=\(address)\n" }
         if c.nmea.enabled, !c.nmea.udpInterface.isEmpty {
             // getifaddrs(3) asks the kernel over netlink for the interface's broadcast address.

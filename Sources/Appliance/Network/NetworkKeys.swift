@@ -10,7 +10,7 @@ extension ConfigurationKey {
         text("nmea", "talker", nil, "Two-letter talker of the sentences", \.nmea.talker),
         number("nmea", "repeat_interval", 1...300, "s", "Active alerts (ALF, ALR) and the alert list (ALC) are sent again this often", \.nmea.repeatEvery),
         flag("nmea", "acknowledge_snoozes", "An ACN (acknowledge or silence) or ACK of the anchor alarm from the network snoozes it, as the button does", \.nmea.acknowledgeSnoozes),
-        integer("nmea", "max_clients", 1...64, "NMEA TCP clients at once; more are turned away", \.nmea.maxClients),
+        integer("nmea", "max_clients", 1...64, "NMEA TCP clients at once; a new one takes the place of the one furthest behind", \.nmea.maxClients),
         text("nmea", "allow", nil, "Addresses or prefixes plotters connect from, e.g. \"192.168.1.0/24\", for the systemd unit's IPAddressAllow= (empty: localhost only)", \.nmea.allow),
 
         flag("mqtt", "enabled", "Publish the box's status on an MQTT broker (retained topics, a last will, Home Assistant discovery)", \.mqtt.enabled),

@@ -7,20 +7,33 @@ import WatchCore
 /// (a decision only once its receipt is in, `Announcement`), and a source whose descriptors
 /// join the one poll; none can stop or delay the box.
 enum NetworkOutputs {
-    static func attach(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+    /// `snapshot` builds the status MQTT publishes (the same one the status file holds).
+    static func attach(to runtime: BoxRuntime, config: Configuration, snapshot: SnapshotWriter, now: Instant) {
         if config.nmea.enabled { attachNMEA(to: runtime, config: config, now: now) }
-        if config.mqtt.enabled { attachMQTT(to: runtime, config: config, now: now) }
+        if config.mqtt.enabled { attachMQTT(to: runtime, config: config, snapshot: snapshot, now: now) }
+        if config.signalK.enabled { attachSignalK(to: runtime, config: config, now: now) }
     }
 
-    static func attachMQTT(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+    static func attachSignalK(to runtime: BoxRuntime, config: Configuration, now: Instant) {
+        let signalK = SignalKOutput(settings: config.signalK, wall: WallClock.seconds, now: now)
+        runtime.extraSources.append(signalK)
+        runtime.box.announcers.append(signalK)
+        runtime.extraRows.append { [signalK.row] }
+        runtime.onShutdown.append { _ in signalK.close() }
+        Console.out("Signal K: \(signalK.row.answer)")
+    }
+
+    static func attachMQTT(to runtime: BoxRuntime, config: Configuration, snapshot: SnapshotWriter, now: Instant) {
         let name = config.mqtt.box.isEmpty ? hostName() : config.mqtt.box
-        guard !name.isEmpty, !name.contains(where: { "/+#".contains($0) || $0 == " " }) else {
-            Console.error("MQTT: the box name \"\(name)\" can't be a topic level; not connecting")
+        // The same rule as `config --check` (NetworkChecks): refused, the Systems Check says why.
+        if let problem = NetworkChecks.boxNameProblem(name) ?? NetworkChecks.passwordFileProblem(config.mqtt.passwordFile) {
+            Console.error("MQTT: \(problem); not connecting")
+            runtime.extraRows.append { [SystemsCheck.Row(.mqtt, .attention, "No: \(problem); not connecting")] }
             return
         }
-        let snapshot = runtime.box.observers.compactMap { $0 as? SnapshotWriter }.first
         let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
                               snapshot: snapshot)
+        mqtt.radiusRange = config.watchSettings.radiusRange
         runtime.extraSources.append(mqtt)
         // An announcer: a decision reaches the broker with its receipt, never before.
         runtime.box.announcers.append(mqtt)
@@ -37,9 +50,8 @@ enum NetworkOutputs {
 
     static func attachNMEA(to runtime: BoxRuntime, config: Configuration, now: Instant) {
         var settings = config.nmea
-        let t = settings.talker.utf8
-        if t.count != 2 || !t.allSatisfy({ (0x41...0x5A).contains($0) }) {
-            Console.error("NMEA: the talker must be two capital letters, not \"\(settings.talker)\"; using II")
+        if let problem = NetworkChecks.talkerProblem(settings.talker) {
+            Console.error("NMEA: \(problem); using II")
             settings.talker = "II"
         }
         let nmea = NMEAOutput(settings: settings, wall: WallClock.seconds, now: now)

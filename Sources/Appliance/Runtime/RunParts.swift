@@ -68,7 +68,7 @@ enum RunParts {
     /// systemd (Type=notify, WatchdogSec=): pinged from the loop itself at half the interval, so
     /// a stalled loop gets the service restarted; `systemctl status` says what the box says, in
     /// its words, whenever that changes.
-    static func systemd(_ runtime: BoxRuntime, box: Box) -> Systemd {
+    static func systemd(_ runtime: BoxRuntime, box: Box, cantSound: String? = nil) -> Systemd {
         let systemd = Systemd()
         if let interval = systemd.watchdogInterval {
             runtime.watchdog = (interval, { _ = try? systemd.pingWatchdog() })
@@ -79,7 +79,9 @@ enum RunParts {
             guard actions.contains(where: { if case .verdictChanged = $0 { true } else if case .alarmChanged = $0 { true } else { false } })
             else { return }
             let s = box.watch.status(at: now)
-            _ = try? systemd.status("\(Copy.verdict(s.verdict.kind)). \(Copy.alarm(s.alarm, now: now)). \(s.wontRing)")
+            // Nothing that can sound comes first here too, as in `status`.
+            let line = "\(Copy.verdict(s.verdict.kind)). \(Copy.alarm(s.alarm, now: now)). \(s.wontRing)"
+            _ = try? systemd.status(cantSound.map { "\($0). " + line } ?? line)
         }
         return systemd
     }

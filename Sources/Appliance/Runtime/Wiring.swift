@@ -59,10 +59,7 @@ struct Wiring {
     /// The siren, if fitted: a missing sound device is its `.siren` fault, retried.
     func siren() -> ALSASiren? {
         guard config.sirenEnabled else { return nil }
-        var s = SirenSettings()
-        s.device = config.sirenDevice
-        s.volume = config.sirenVolume
-        return ALSASiren(settings: s, now: now)
+        return ALSASiren(settings: config.sirenSettings, now: now)
     }
 }
 

@@ -8,7 +8,7 @@ final class GPSDConnection {
     enum OpenError: Error, Equatable {
         /// The WATCH request could not be sent whole at once (a fresh socket's buffer is empty,
         /// so this is a connection already gone).
-        case stream(errno: Int32)
+        case stream(errno: Errno?)
     }
 
     enum ReadResult {
@@ -17,8 +17,8 @@ final class GPSDConnection {
         case garbage
         /// No complete line buffered: wait for the next poll.
         case none
-        /// gpsd closed the connection or the socket failed.
-        case closed(errno: Int32)
+        /// gpsd closed the connection (nil) or the socket failed.
+        case closed(errno: Errno?)
     }
 
     /// What libgps's `gps_stream(WATCH_ENABLE | WATCH_JSON)` sent: reports as JSON lines.
@@ -44,11 +44,11 @@ final class GPSDConnection {
             sent = try socket.sendNow(Self.watch)
         } catch {
             close()
-            throw .stream(errno: (error as? SystemError)?.errno.rawValue ?? 0)
+            throw .stream(errno: (error as? SystemError)?.errno)
         }
         if sent != Self.watch.count {
             close()
-            throw .stream(errno: Errno.wouldBlock.rawValue)
+            throw .stream(errno: .wouldBlock)
         }
     }
 
@@ -57,7 +57,7 @@ final class GPSDConnection {
     /// gps_read: a TPV (ten a second at 10 Hz) is parsed once, by `GPSDFix.tpv`, straight from
     /// the bytes; the rare other classes go through `GPSDLine`.
     func read() -> ReadResult {
-        guard isOpen, let socket else { return .closed(errno: Errno.badDescriptor.rawValue) }
+        guard isOpen, let socket else { return .closed(errno: .badDescriptor) }
         if let r = nextMessage() { return r }
         while true {
             if filled == buffer.count {
@@ -72,10 +72,10 @@ final class GPSDConnection {
                     try socket.receiveNow(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
                 }
             } catch {
-                return .closed(errno: (error as? SystemError)?.errno.rawValue ?? 0)
+                return .closed(errno: (error as? SystemError)?.errno)
             }
             guard let got = received else { return .none }
-            if got == 0 { return .closed(errno: 0) }
+            if got == 0 { return .closed(errno: nil) }
             filled += got
             return nextMessage() ?? .none
         }

@@ -62,12 +62,12 @@ public final class SPIRing: RingOutput {
     /// The room's error as the ring's named one (EINTR was retried there); any failure closes
     /// the device, so the next frame reopens it.
     @discardableResult
-    private func named<T>(_ name: (Int32) -> SPIRingError, _ body: () throws -> T) throws -> T {
+    private func named<T>(_ name: (Errno) -> SPIRingError, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let e as SystemError {
             closeDevice()
-            throw name(e.errno.rawValue)
+            throw name(e.errno)
         }
     }
 }

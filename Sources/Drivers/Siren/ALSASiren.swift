@@ -35,6 +35,14 @@ public final class ALSASiren: SirenOutput {
     /// When the last samples of a one-shot sound will have left the speaker.
     private var drainedAt: Instant?
 
+    /// The clock the writes are held to (`SirenPace`), from the start of the sound playing.
+    private var pace: SirenPace?
+    /// The last feed stopped at the clock with the device still taking more: a device that does
+    /// not keep time. Its descriptors are left out of the poll (they would be ready at once) and
+    /// the loop's timer brings the next write.
+    private var heldByClock = false
+    private var periodFrames = 0
+
     private var fault: Fault?
     private var pending: [Event] = []
     private var retryAt: Instant?
@@ -101,13 +109,14 @@ public final class ALSASiren: SirenOutput {
     // MARK: - Pollable
 
     public func pollRequests() -> [PollRequest] {
-        guard let pcm, let g = generator, !g.finished else { return [] }
+        guard let pcm, let g = generator, !g.finished, !heldByClock else { return [] }
         return descriptors(pcm).map { PollRequest(fd: $0.fd, events: $0.events) }
     }
 
     public func service(ready: [PollRequest], now: Instant) -> [Event] {
         if pcm == nil, let retryAt, now >= retryAt { openDevice(now: now) }
         if let drainedAt, now >= drainedAt { finishOneShot(now: now) }
+        let before = framesWritten
         if let pcm, !ready.isEmpty {
             var fds = descriptors(pcm)
             for i in fds.indices { fds[i].revents = ready.first { $0.fd == fds[i].fd }?.events ?? 0 }
@@ -119,13 +128,25 @@ public final class ALSASiren: SirenOutput {
             }
         }
         feed(now: now)
+        if !ready.isEmpty, pcm != nil, pace?.woke(took: framesWritten - before, period: periodFrames, at: now) == true {
+            failDevice(nil, "does not keep time (it wakes the box with no room for sound)", now: now)
+        }
         defer { pending.removeAll() }
         return pending
     }
 
     public func nextDeadline() -> Instant? {
         if !pending.isEmpty { return .zero }
-        return [pcm == nil ? retryAt : nil, drainedAt].compactMap { $0 }.min()
+        return [pcm == nil ? retryAt : nil, drainedAt, clockFeedAt].compactMap { $0 }.min()
+    }
+
+    /// While the clock holds the writes (or the device has no descriptors to poll): when the
+    /// clock lets half a buffer more be written, so a device that does not keep time is fed
+    /// about 20 times a second, like a card's periods.
+    private var clockFeedAt: Instant? {
+        guard let pcm, let pace, let g = generator, !g.finished else { return nil }
+        guard heldByClock || snd_pcm_poll_descriptors_count(pcm) <= 0 else { return nil }
+        return pace.when(room: max(1, bufferFrames / 2))
     }
 
     // MARK: - Playing
@@ -159,6 +180,8 @@ public final class ALSASiren: SirenOutput {
         drainedAt = nil
         generator = ToneGenerator(pattern: pattern, sampleRate: settings.sampleRate, volume: settings.volume,
                                   waveform: SoundDesign.waveform(for: pattern))
+        pace = SirenPace(rate: settings.sampleRate, ahead: max(bufferFrames, 1), start: now)
+        heldByClock = false
         runningAt = nil
         feed(now: now)
         lastStartLatency = (runningAt ?? monotonicNow()) - began
@@ -169,6 +192,8 @@ public final class ALSASiren: SirenOutput {
         playing = nil
         generator = nil
         drainedAt = nil
+        pace = nil
+        heldByClock = false
     }
 
     private func finishOneShot(now: Instant) {
@@ -182,17 +207,23 @@ public final class ALSASiren: SirenOutput {
     /// chunks of 10 ms: the card starts after the first chunk, so the first sound does not wait
     /// for a whole buffer to be computed, and each chunk takes far less time than it plays.
     private func feed(now: Instant) {
-        guard let pcm, var g = generator else { return }
+        guard let pcm, var g = generator, pace != nil else { return }
         var budget = max(bufferFrames, 1)
         let chunk = max(64, settings.sampleRate / 100)
+        heldByClock = false
         while budget > 0, !g.finished {
+            let room = pace?.room(at: now) ?? 0
             let avail = snd_pcm_avail_update(pcm)
             if avail < 0 {
                 guard recover(Int32(avail), now: now) else { return }
                 continue
             }
             if avail == 0 { break }
-            let frames = min(avail, budget, chunk)
+            if room == 0 {
+                heldByClock = true
+                break
+            }
+            let frames = min(avail, budget, chunk, room)
             scratch.removeAll(keepingCapacity: true)
             let made = g.render(frames, into: &scratch)
             if channels == 2 { scratch = scratch.flatMap { [$0, $0] } }
@@ -205,6 +236,7 @@ public final class ALSASiren: SirenOutput {
             // A short write after `avail` said there was room loses the rest of this batch:
             // a click in a siren, never a stall.
             framesWritten += wrote
+            pace?.wrote(wrote)
             budget -= made
             // Start at once rather than at alsa-lib's threshold (a full buffer), which a short
             // sound would never reach.
@@ -268,6 +300,7 @@ public final class ALSASiren: SirenOutput {
         var period: snd_pcm_uframes_t = 0
         snd_pcm_get_params(handle, &buffer, &period)
         bufferFrames = Int(buffer)
+        periodFrames = max(1, Int(period))
         pcm = handle
         if fault != nil {
             fault = nil
@@ -277,13 +310,16 @@ public final class ALSASiren: SirenOutput {
         resume(now: now)
     }
 
-    private func failDevice(_ err: Int32, _ what: String, now: Instant) {
+    private func failDevice(_ err: Int32?, _ what: String, now: Instant) {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
         playing = nil
         generator = nil
         drainedAt = nil
-        raise("Siren: sound device \"\(settings.device)\" \(what) (\(text(err))), the buzzer still rings", now: now)
+        pace = nil
+        heldByClock = false
+        let why = err.map { " (\(text($0)))" } ?? ""
+        raise("Siren: sound device \"\(settings.device)\" \(what)\(why), the buzzer still rings", now: now)
     }
 
     private func raise(_ message: String, now: Instant) {
