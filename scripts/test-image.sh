@@ -7,7 +7,8 @@
 #   scripts/test-image.sh --full    plus the boot tests of the amd64 twin (about 16 minutes more)
 #                                   and of the arm64 trixie twin under qemu-system-aarch64 (10 to
 #                                   40 minutes here, by the load: image/README.md; software
-#                                   emulation on one vCPU)
+#                                   emulation on one vCPU), then the Pi image's build
+#                                   (image/build-pi-image.sh, about 4 minutes with the roots cached)
 #
 # Every step's output goes to stderr; the last line is "image: N passed, M failed".
 set -uo pipefail
@@ -42,6 +43,10 @@ if [ $FULL = 1 ]; then
             image/boot-test/boot-test.sh --arch arm64 "$(deb_arm64)"
     else
         failed=$((failed+1)); summary+=("FAIL arm64 boot test: no arm64 package to boot")
+    fi
+    if [ -n "$(deb_arm64)" ]; then
+        step "the Pi image: out/anchor-alert-pi-arm64.img from Debian trixie arm64" \
+            image/build-pi-image.sh "$(deb_arm64)"
     fi
 fi
 printf '%s\n' "${summary[@]}"

@@ -21,7 +21,8 @@ struct SurfaceOptions {
     static func take(from a: inout Arguments) throws -> SurfaceOptions {
         let configPath = try a.option("--config")
         let loaded = Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil)
-        for problem in loaded.problems { Console.error(problem) }
+        // Not said here: a client command would repeat every complaint on every run. They are
+        // said once, by `check` (its Configuration row), `config --check` and the service log.
         var o = SurfaceOptions(configuration: loaded.configuration,
                                runtimeDirectory: loaded.configuration.runtimeDirectory,
                                journalDirectory: loaded.configuration.journalDirectory)

@@ -247,15 +247,22 @@ extension SystemsCheck {
         return silence(faults: faults, fitted: fitted, absent: absent)
     }
 
+    /// The remedy while readings arrive but their accuracy is too poor for the alert radius: a
+    /// clear sky may not help a receiver that reports this accuracy, a radius it can judge does.
+    static func widerRadius(_ status: WatchStatus) -> String? {
+        guard case .cantJudge(.poorAccuracy) = status.verdict, let least = status.judgeableRadius else { return nil }
+        return "Set an alert radius this GPS can judge: anchor-alert radius \(Int(least.value))"
+    }
+
     static func gpsRow(status: WatchStatus, fault: Fault?) -> Row {
         if let fault {
             // The remedy of the cause: a clear sky does nothing for a gpsd that isn't answering.
             let kinds = Set(status.faults.map(\.kind))
             let cause: Component? = kinds.contains(.gpsd) ? .gpsd : kinds.contains(.receiver) ? .receiver : nil
-            return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy)
+            return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy ?? widerRadius(status))
         }
         if case .cantJudge(let reason) = status.verdict {
-            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))")
+            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))", remedy: widerRadius(status))
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
         // The receiver wanders too far for this alert radius: it judges, but not reliably.

@@ -16,6 +16,9 @@ extension JournalRecord {
             case .release: return .release
             case .setRadius(let r): return .radius(r)
             case .snooze(let episode):
+                // A snooze of the fault sound answers no alarm: nothing to restore after a restart
+                // (the fault sounds again), and a snooze record would ring the episode again.
+                if receipt.silencesFault { return nil }
                 return .snooze(episode: episode, length: max(.zero, (receipt.until ?? now) - now))
             case .mark(let how):
                 // The watch sets the anchor before it accepts a mark; a receipt without one is a bug

@@ -68,13 +68,36 @@ public enum Copy {
         case .mark(.fromSwing): "Anchor marked from the swing at \(receipt.anchor.map { $0.description } ?? "?")"
         case .mark: "Anchor marked at \(receipt.anchor.map { $0.description } ?? "?")"
         case .release: "Anchor released"
+        case .snooze where receipt.silencesFault:
+            "Fault sound snoozed for \(countdown((receipt.until ?? now) - now)): it sounds again if the fault is still there"
         case .snooze: "Snoozed for \(countdown((receipt.until ?? now) - now))"
-        case .setRadius: "Alert radius: \(receipt.radius)"
+        case .setRadius:
+            if let least = receipt.judgeable {
+                "Alert radius: \(receipt.radius), too small for this GPS's accuracy: \(least) or more can be judged"
+            } else {
+                "Alert radius: \(receipt.radius)"
+            }
         }
     }
 
     public static func gpsLostFault(for grace: Duration) -> String {
         "GPS: no usable GPS reading for \(countdown(grace)), can't judge a drag"
+    }
+
+    /// The GPS fault in the words of its cause: readings that arrive but can't be judged are
+    /// not "no reading". `judgeable` is the smallest alert radius the receiver's accuracy can judge.
+    public static func gpsFault(_ reason: CantJudgeReason, grace: Duration, radius: Meters, judgeable: Meters?) -> String {
+        switch reason {
+        case .poorAccuracy:
+            if let judgeable {
+                "GPS: accuracy too poor for a \(radius) alert radius, \(judgeable) or more can be judged"
+            } else {
+                "GPS: accuracy too poor for a \(radius) alert radius for \(countdown(grace)), can't judge a drag"
+            }
+        case .noFix: "GPS: the receiver has had no position for \(countdown(grace)), can't judge a drag"
+        case .implausible: "GPS: readings jumped further than a boat can move for \(countdown(grace)), can't judge a drag"
+        case .noReading, .stale, .tooFewReadings: gpsLostFault(for: grace)
+        }
     }
 
     /// The radius advice: the receiver wanders too far for the margin between the swing and the

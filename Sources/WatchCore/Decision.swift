@@ -57,4 +57,13 @@ public struct Receipt: Hashable, Sendable {
     public var alarm: AlarmState
     /// The snooze's end, for a snooze.
     public var until: Instant?
+    /// For a new alert radius smaller than the latest reading's accuracy can judge: the smallest
+    /// radius it can (`Watch.smallestJudgeableRadius`).
+    public var judgeable: Meters? = nil
+
+    /// A snooze accepted with no alarm ringing: it silenced the fault sound, not an alarm.
+    public var silencesFault: Bool {
+        if case .snooze = decision, alarm.kind != .snoozed { return true }
+        return false
+    }
 }

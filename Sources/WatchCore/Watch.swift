@@ -11,6 +11,10 @@ public struct Watch: Sendable {
     /// Active faults by kind, and the kinds whose sound the skipper has silenced.
     public private(set) var faults: [FaultKind: Fault] = [:]
     public private(set) var acknowledgedFaults: Set<FaultKind> = []
+    /// A snooze that silenced the fault sound (no alarm ringing): until when, and the kinds it
+    /// silenced. When it ends, those still active sound again.
+    public private(set) var faultSnoozeUntil: Instant?
+    private var faultSnoozed: Set<FaultKind> = []
     /// Where the physical switch is, once known.
     public private(set) var switchOn: Bool?
 
@@ -105,6 +109,14 @@ public struct Watch: Sendable {
         public internal(set) var moveSquare = 0.0
         public internal(set) var speedMiss = 0.0
         public internal(set) var pairsFor = 0.0
+        /// The two radial speeds reported before this one (m/s; 0 for a reading without a
+        /// plausible speed): the smoothed speed follows the median of the last three, so one
+        /// reading's speed never moves it.
+        var priorRadial = 0.0, priorRadial2 = 0.0
+        /// The change of the distance per second, smoothed over `doppler_span` like the radial
+        /// speed (the track's own radial speed), and the fix it was last taken from.
+        public internal(set) var trackSpeed: Double = 0
+        var lastTrack: RadialFix?
 
         /// The reported speed tells something the positions don't: measured for a minute, and
         /// differing from the positions' own change by at least `doppler_independence` of it.
@@ -121,8 +133,11 @@ public struct Watch: Sendable {
 
         /// The reported speed says the boat moves away from the anchor: faster than the slowest
         /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
+        /// The track agrees: the distance grew over the same span by at least `doppler_agreement`
+        /// of what the speed says.
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+                && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
         }
 
         /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
@@ -220,6 +235,7 @@ public struct Watch: Sendable {
             consider(now + .seconds(1))
         }
         if case .snoozed(let until, _) = alarm { consider(until) }
+        consider(faultSnoozeUntil)
         if alarm.isArmed, faults[.gpsLost] == nil, verdict.kind == .cantJudge {
             consider(now + (settings.gpsGrace - gpsDebt) + .milliseconds(1))
         }
@@ -262,15 +278,33 @@ public struct Watch: Sendable {
 
     /// The reported velocity's component along the line from the anchor to the boat, m/s
     /// (positive away); nil when the reading has no speed or the boat is on the anchor.
+    /// A speed faster than `doppler_plausible` is no boat on a rode: no speed.
     private func radialSpeed(_ reading: GPSReading, east: Double, north: Double, distance: Double) -> Double? {
         guard let speed = reading.speed else { return nil }
         if speed == 0 { return 0 }
+        if speed > settings.dopplerPlausible, !settings.guardsOff.contains(.dopplerOneReading) { return nil }
         guard let track = reading.track, distance >= 1 else { return nil }
         return speed * (sinDeg(track) * east + cosDeg(track) * north) / distance
     }
 
     /// The accuracy worse than which a fix is no evidence at the current alert radius.
     public var accuracyLimit: Meters { radius * settings.accuracyLimitFraction }
+
+    /// The smallest whole-meter alert radius at which a fix of this accuracy is evidence (the
+    /// inverse of `accuracyLimit`), within the radius range; nil when no radius in range can.
+    public func smallestJudgeableRadius(accuracy: Meters) -> Meters? {
+        guard accuracy.value.isFinite, settings.accuracyLimitFraction > 0 else { return nil }
+        let least = max((accuracy.value / settings.accuracyLimitFraction).rounded(.up), settings.radiusRange.lowerBound.rounded(.up))
+        return least <= settings.radiusRange.upperBound ? Meters(least) : nil
+    }
+
+    /// The latest reading's accuracy, when it is recent and too poor for `radius`.
+    func accuracyTooPoor(for radius: Meters, at now: Instant) -> Meters? {
+        guard let r = lastReading, r.mode != .noFix, r.position != nil, now - r.received <= settings.staleAfter,
+            let accuracy = r.accuracy, accuracy.value > radius.value * settings.accuracyLimitFraction
+        else { return nil }
+        return accuracy
+    }
 
     private func plausible(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
         let dt = max((reading.received - previous.received).seconds, 0)
@@ -289,7 +323,19 @@ public struct Watch: Sendable {
         if verdict.kind == .checking, old.kind == .holding { out.append(.chirp(.checking)) }
         updateGPSFault(at: now, into: &out)
         updateAlarm(at: now, into: &out)
+        endFaultSnooze(at: now, into: &out)
     }
+
+    /// A fault snooze that has run out: the faults it silenced that are still active sound again.
+    private mutating func endFaultSnooze(at now: Instant, into out: inout [Action]) {
+        guard let until = faultSnoozeUntil, now >= until else { return }
+        let wasSounding = faultSounding
+        acknowledgedFaults.subtract(faultSnoozed)
+        faultSnoozed = []
+        faultSnoozeUntil = nil
+        if !wasSounding && faultSounding { out.append(.faultSound(on: true)) }
+    }
+
 
     private mutating func judge(at now: Instant) -> PositionVerdict {
         guard anchor != nil else { return .noAnchor }
@@ -333,7 +379,7 @@ public struct Watch: Sendable {
         // of poor readings, wanders more than the receiver's measured wander says, and its
         // speed with it.
         let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
-        let moving = followRadialSpeed(radial, gap: gap)
+        let moving = followRadialSpeed(radial, gap: gap, distance: distance, at: t)
             && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !isBurst(reading.accuracy?.value))
         // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
@@ -377,11 +423,26 @@ public struct Watch: Sendable {
     /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
     /// seconds since the last fix, lets it fade toward nothing) and says whether it carries the
     /// boat away.
-    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double) -> Bool {
+    /// The speed followed is the median of the last three readings' (one reading's speed never
+    /// moves it); the track's change of distance is smoothed alike, to be compared with it.
+    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double, distance: Double, at t: Instant) -> Bool {
         let span = settings.dopplerSpan.seconds
-        if dt > 1 { noise.radialSpeed *= expCore(-(dt - 1) / span) }
+        if dt > 1 {
+            noise.radialSpeed *= expCore(-(dt - 1) / span)
+            noise.trackSpeed *= expCore(-(dt - 1) / span)
+        }
         let a = min(min(dt, 1) / span, 1)
-        noise.radialSpeed += a * ((radial ?? 0) - noise.radialSpeed)
+        let now = radial ?? 0
+        let p1 = noise.priorRadial, p2 = noise.priorRadial2
+        let followed = settings.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
+        noise.priorRadial2 = p1
+        noise.priorRadial = now
+        noise.radialSpeed += a * (followed - noise.radialSpeed)
+        if let last = noise.lastTrack {
+            let step = (t - last.at).seconds
+            if step > 0, step <= 2 { noise.trackSpeed += a * ((distance - last.distance) / step - noise.trackSpeed) }
+        }
+        noise.lastTrack = RadialFix(at: t, distance: distance)
         return radial != nil && noise.movingAway(settings)
     }
 
@@ -520,7 +581,11 @@ public struct Watch: Sendable {
         if verdict.kind == .cantJudge {
             judgedSince = nil
             if gpsDebt >= settings.gpsGrace, faults[.gpsLost] == nil {
-                raise(Fault(.gpsLost, Copy.gpsLostFault(for: settings.gpsGrace)), into: &out)
+                var reason = CantJudgeReason.noReading
+                if case .cantJudge(let why) = verdict { reason = why }
+                let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
+                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
+                raise(Fault(.gpsLost, message), into: &out)
             }
         } else {
             let since = judgedSince ?? now
@@ -585,6 +650,8 @@ public struct Watch: Sendable {
         let wasSounding = faultSounding
         faults[kind] = nil
         acknowledgedFaults.remove(kind)
+        faultSnoozed.remove(kind)
+        if faultSnoozed.isEmpty { faultSnoozeUntil = nil }
         out.append(.faultCleared(kind))
         if wasSounding && !faultSounding { out.append(.faultSound(on: false)) }
     }
@@ -669,7 +736,15 @@ public struct Watch: Sendable {
             case .ringing, .snoozed:
                 refuse(decision, .wrongEpisode, into: &out)
             case .off, .armed:
-                refuse(decision, .notRinging, into: &out)
+                // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
+                // length, with a receipt; the fault stays shown and sounds again if it stays.
+                guard faultSounding else { return refuse(decision, .notRinging, into: &out) }
+                let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
+                faultSnoozed.formUnion(quiet)
+                acknowledgedFaults.formUnion(quiet)
+                faultSnoozeUntil = now + settings.snooze
+                out.append(.faultSound(on: false))
+                accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
             }
 
         case .setRadius(let r):
@@ -678,7 +753,9 @@ public struct Watch: Sendable {
             }
             radius = r
             rejudgeWindow()
-            accept(decision, chirp: .radiusStep, into: &out)
+            let judgeable = accuracyTooPoor(for: r, at: now).flatMap(smallestJudgeableRadius)
+            out.append(.accepted(Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: nil,
+                                         judgeable: judgeable), chirp: .radiusStep))
         }
     }
 

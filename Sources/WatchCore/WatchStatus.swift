@@ -26,6 +26,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Set when that wander is too large for the margin between the swing and the alert radius:
     /// the line that says so, with the radius that would ring reliably.
     public var radiusAdvice: String? = nil
+    /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
+    /// alert radius it can judge.
+    public var judgeableRadius: Meters? = nil
 }
 
 extension Watch {
@@ -49,7 +52,8 @@ extension Watch {
             swingOffer: swingOffer,
             suggestedRadius: swingSuggestedRadius,
             wander: wander,
-            radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } }
+            radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } },
+            judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius)
         )
     }
 

@@ -38,6 +38,21 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertEqual(box.journal, [], "nothing was sent")
     }
 
+    func testSnoozeWithAFaultSoundingSnoozesTheFaultWithAReceipt() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        _ = box.handle(.armSwitch(on: true))
+        _ = box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged")))
+        XCTAssertTrue(box.watch.faultSounding)
+        let r = cli(["snooze"], box: box)
+        XCTAssertEqual(r.code, 0, r.err)
+        XCTAssertEqual(r.out, "Sent, waiting for the box\nFault sound snoozed for \(Copy.countdown(box.watch.settings.snooze)): it sounds again if the fault is still there\n")
+        XCTAssertFalse(box.watch.faultSounding, "the fault sound is snoozed")
+        XCTAssertEqual(box.watch.alarm, .armed, "no alarm was answered")
+        XCTAssertNotNil(box.watch.faults[.receiver], "the fault stays shown")
+    }
+
     func testMarkRadiusAndReleaseGetTheirReceipts() throws {
         let box = try MiniBox(directory: dir)
         box.fixes(east: 0)

@@ -43,7 +43,7 @@ final class ConfigurationTests: XCTestCase {
             """)
         XCTAssertEqual(l.problems, [
             "Configuration: line 2: watch.radius must be from 5 to 500 m, not 3; using 30",
-            "Configuration: line 3: unknown key watch.wndow",
+            "Configuration: line 3: unknown key watch.wndow, did you mean watch.window?",
             "Configuration: line 4: watch.snooze must be a number, not \"long\"; using 300",
             "Configuration: line 6: ring.pixels must be a whole number, not 12x; using 12",
             "Configuration: line 7: ring.enabled must be true or false, not yes; using true",

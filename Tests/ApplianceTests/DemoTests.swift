@@ -16,7 +16,7 @@ final class DemoTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 0)
         let expected = [
             "Anchor marked at", "Alarm on", "One stray GPS reading", "Can't judge: GPS has no position",
-            "Fault: GPS: no usable GPS reading", "Fault cleared: GPS reading", "Checking:",
+            "Fault: GPS: the receiver has had no position for 1:00", "Fault cleared: GPS reading", "Checking:",
             "Dragging:", "Alarm: ringing (alarm 1)", "Snoozing 5:00", "Alarm: ringing (alarm 2)",
             "Alarm off", "The demo is over",
         ]

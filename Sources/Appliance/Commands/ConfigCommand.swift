@@ -109,8 +109,10 @@ enum ConfigCommand: Command {
             every key at its default; `anchor-alert config --check FILE` reads a file as the box would.
 
             A key the file sets wrong (unknown, wrong type, out of range) keeps its default; the
-            problem names its line and key, is printed at start and raises the configuration fault
-            in the Systems Check. What the file said is echoed with control and invisible characters
+            problem names its line and key (an unknown key the nearest known one), is printed at start
+            and raises the configuration fault in the Systems Check: shown, never sounded, the box keeps
+            watching. `check` and `config --check` say the problems; other commands don't repeat them.
+            What the file said is echoed with control and invisible characters
             escaped (`\\u{1B}`) and cut when long; after 20 problems the rest are counted in one line.
             Keys after a section header with no closing `]` are reported as ignored. Lines may end in
             LF or CRLF, and a UTF-8 byte order mark is skipped. A bad file never stops the alarm.

@@ -3,7 +3,7 @@ import WatchCore
 /// `anchor-alert snooze`: silence the ringing alarm, naming the alarm it answers.
 enum SnoozeCommand: Command {
     static let name = "snooze"
-    static let summary = "Snooze the ringing alarm"
+    static let summary = "Snooze the ringing alarm, or a sounding fault"
     static let help = """
         Usage: anchor-alert snooze [--episode N] [options]
 
@@ -11,6 +11,10 @@ enum SnoozeCommand: Command {
         from the box's status, so an alarm already answered (by the button, or by someone
         else) is not answered twice: the box refuses it. The alarm rings again when the snooze
         ends unless the boat is holding.
+
+        With no alarm ringing, a fault that sounds is snoozed instead: its sound stops for the
+        snooze's length (watch.snooze), the fault stays shown, and it sounds again if it is
+        still there. The receipt says so.
 
           --episode N          answer alarm N instead of the one the status names
         \(DecisionHelp.common)
@@ -28,6 +32,8 @@ enum SnoozeCommand: Command {
             switch SnapshotReading.read(directory: options.runtimeDirectory) {
             case .current(let s):
                 guard let episode = s.alarm.episode else {
+                    // No alarm rings, but a fault sounds: the snooze silences the fault sound.
+                    if s.faultSounding { return .snooze(episode: 0) }
                     Console.error(Copy.refusal(.notRinging))
                     throw EarlyExit(code: ControlClient.Exit.refused)
                 }

@@ -24,11 +24,42 @@ extension Configuration {
     }
 
     /// The configuration fault for a file's problems, as a start and a SIGHUP raise it (nil when
-    /// the file is clean).
+    /// the file is clean). Shown, never sounded: every problem in the file leaves its keys on
+    /// their defaults and the box watching, and a typo must not sound the fault tone all night on
+    /// a box with no button to silence it.
     static func fault(for problems: [String]) -> Fault? {
         if problems.isEmpty { return nil }
         return Fault(.config, problems.count == 1
-            ? problems[0] : "Configuration: \(problems.count) problems, running on defaults for those keys")
+            ? problems[0] : "Configuration: \(problems.count) problems, running on defaults for those keys", pushes: false)
+    }
+
+    /// The known key a misspelt one most likely meant: the fewest single-character edits away,
+    /// at most 2 (and fewer than a third of its length), the first in order on a tie.
+    static func nearestKey(to name: String, in known: some Sequence<String>) -> String? {
+        let typed = Array(name.lowercased().utf8.prefix(64))
+        let limit = min(2, (typed.count - 1) / 3)
+        guard limit > 0 else { return nil }
+        var best: (key: String, edits: Int)?
+        for key in known.sorted() {
+            let k = Array(key.utf8)
+            guard abs(k.count - typed.count) <= limit else { continue }
+            let d = editDistance(typed, k)
+            if d <= limit, d < (best?.edits ?? Int.max) { best = (key, d) }
+        }
+        return best?.key
+    }
+
+    /// Levenshtein distance, insertions, deletions and substitutions each one edit.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var row = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                row[j + 1] = min(previous[j + 1] + 1, row[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
     }
 
     /// At most this many problems are listed; the rest are counted in one last line, so a file
@@ -81,7 +112,8 @@ extension Configuration {
             let full = section.isEmpty ? name : "\(section).\(name)"
             guard let key = keys[full] else {
                 if sections.contains(section) || section.isEmpty {
-                    problems.append("Configuration: line \(n): unknown key \(escaped(full))")
+                    let near = nearestKey(to: full, in: keys.keys).map { ", did you mean \($0)?" } ?? ""
+                    problems.append("Configuration: line \(n): unknown key \(escaped(full))\(near)")
                 }
                 continue
             }

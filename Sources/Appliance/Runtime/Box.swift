@@ -90,7 +90,14 @@ final class Box {
             }
         }
         var confirmations: [(receipt: Receipt, chirp: Chirp)] = []
-        for case .accepted(let receipt, let chirp) in actions { confirmations.append((receipt, chirp)) }
+        for case .accepted(let receipt, let chirp) in actions {
+            // A snooze of the fault sound leaves no record to wait for: confirmed at once.
+            if receipt.silencesFault {
+                confirm(receipt, chirp: chirp, saved: true, reply: reply, now: now)
+            } else {
+                confirmations.append((receipt, chirp))
+            }
+        }
         if journal, let log, actions.contains(where: Self.isRecorded) {
             if let ticket = log.submit(actions, now: now, wall: wall()) {
                 if !confirmations.isEmpty {
@@ -140,6 +147,7 @@ final class Box {
     private static func isRecorded(_ a: Action) -> Bool {
         switch a {
         case .chirp, .alarmSound, .faultSound: false
+        case .accepted(let receipt, _): !receipt.silencesFault
         default: true
         }
     }
