@@ -29,7 +29,9 @@ json() { python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 
 for _ in $(seq 50); do aa status >/dev/null 2>&1 && break; sleep 0.1; done
 check "status answers once the box runs" aa status >/dev/null
-out=$(aa status); check "status says no anchor" test "$(echo "$out" | head -1)" = "No anchor"
+# A box here has no buzzer line and maybe no sound card: then "Won't ring: ..." comes first
+# (issue 26), and the verdict is the first line after it.
+out=$(aa status); check "status says no anchor" test "$(echo "$out" | grep -v "^Won't ring:" | head -1)" = "No anchor"
 
 perm=$(stat -c '%a %F' "$D/run/control.sock")
 check "socket is 660 and a socket ($perm)" test "$perm" = "660 socket"
