@@ -171,8 +171,10 @@ public struct AlertStream: Sendable {
         } else if nextRepeat == nil || now >= nextRepeat! {
             // A text that changed since its revision went out (the distance grows) gets a new
             // revision with the repetition: at most one a repeat interval, never one a fix.
-            for key in active.keys.sorted() where active[key]!.sentText != active[key]!.alert.description {
-                Self.bump(&active[key]!, wall: wall)
+            for key in active.keys.sorted() {
+                guard var t = active[key], t.sentText != t.alert.description else { continue }
+                Self.bump(&t, wall: wall)
+                active[key] = t
             }
             out += repetition()
             nextRepeat = now + repeatEvery
