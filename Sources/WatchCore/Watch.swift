@@ -323,7 +323,6 @@ public struct Watch: Sendable {
         if !wasSounding && faultSounding { out.append(.faultSound(on: true)) }
     }
 
-
     private mutating func judge(at now: Instant) -> PositionVerdict {
         guard anchor != nil else { return .noAnchor }
         forgetSamples(before: now)
