@@ -52,6 +52,9 @@ public struct Watch: Sendable {
     private var gpsDebt: Duration = .zero
     private var gpsDebtAt: Instant?
     private var judgedSince: Instant?
+    /// The GPS-lost fault the watch raised: when, and the words it was raised with, so its
+    /// text can say how long the GPS has been lost as time goes on (`gpsLostText(at:)`).
+    private var gpsLostRaised: (fault: Fault, at: Instant, reason: CantJudgeReason, judgeable: Meters?)?
 
     struct RadialFix: Hashable, Sendable {
         var at: Instant
@@ -530,6 +533,15 @@ public struct Watch: Sendable {
         return .stale
     }
 
+    /// The GPS-lost fault's words as of `now`, while the fault the watch raised is up: the
+    /// same words as its message, with the time since the last usable reading in place of the
+    /// grace that raised it (with none since the watch started, the grace and the time since).
+    func gpsLostText(at now: Instant) -> String? {
+        guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
+        let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
+        return Copy.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+    }
+
     /// Judged this long without a break clears the GPS fault.
     static let gpsClearAfter: Duration = .seconds(10)
 
@@ -555,8 +567,9 @@ public struct Watch: Sendable {
                 var reason = CantJudgeReason.noReading
                 if case .cantJudge(let why) = verdict { reason = why }
                 let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
-                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
-                raise(Fault(.gpsLost, message), into: &out)
+                let fault = Fault(.gpsLost, Copy.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
+                gpsLostRaised = (fault, now, reason, judgeable)
+                raise(fault, into: &out)
             }
         } else {
             let since = judgedSince ?? now
