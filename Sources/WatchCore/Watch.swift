@@ -648,10 +648,9 @@ public struct Watch: Sendable {
             apply(.snooze(episode: episode), at: now, into: &out)
             return
         }
+        // A fault sounding: snoozed for a while with a receipt, as `anchor-alert snooze` does.
         if faultSounding {
-            acknowledgedFaults.formUnion(faults.keys)
-            out.append(.faultSound(on: false))
-            out.append(.chirp(.acknowledge))
+            snoozeFaultSound(.snooze(episode: alarm.episode ?? 0), at: now, into: &out)
             return
         }
         switch press {
@@ -717,18 +716,16 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing, .snoozed:
+            case .ringing:
                 refuse(decision, .wrongEpisode, into: &out)
-            case .off, .armed:
+            case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
-                guard faultSounding else { return refuse(decision, .notRinging, into: &out) }
-                let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
-                faultSnoozed.formUnion(quiet)
-                acknowledgedFaults.formUnion(quiet)
-                faultSnoozeUntil = now + settings.snooze
-                out.append(.faultSound(on: false))
-                accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
+                snoozeFaultSound(decision, at: now, into: &out)
+            case .snoozed:
+                refuse(decision, .wrongEpisode, into: &out)
+            case .off, .armed:
+                refuse(decision, .notRinging, into: &out)
             }
 
         case .setRadius(let r):
@@ -753,6 +750,19 @@ public struct Watch: Sendable {
         noise = NoiseEstimate()
         gpsDebt = .zero
         judgedSince = nil
+    }
+
+    /// The fault sound silenced for `settings.snooze`: the faults sounding now stay shown and
+    /// sound again when it ends if they are still there (`endFaultSnooze`).
+    private mutating func snoozeFaultSound(_ decision: Decision, at now: Instant, into out: inout [Action]) {
+        let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
+        faultSnoozed.formUnion(quiet)
+        acknowledgedFaults.formUnion(quiet)
+        faultSnoozeUntil = now + settings.snooze
+        out.append(.faultSound(on: false))
+        var receipt = Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: now + settings.snooze)
+        receipt.silencesFault = true
+        out.append(.accepted(receipt, chirp: .snooze))
     }
 
     private func accept(_ decision: Decision, chirp: Chirp, until: Instant? = nil, into out: inout [Action]) {
