@@ -9,6 +9,8 @@
 #                                   40 minutes here, by the load: image/README.md; software
 #                                   emulation on one vCPU), then the Pi image's build
 #                                   (image/build-pi-image.sh, about 4 minutes with the roots cached)
+#                                   and its boot as a Raspberry Pi 3B (boot-test.sh --pi, under
+#                                   qemu-system-aarch64 -M raspi3b: image/README.md)
 #
 # Every step's output goes to stderr; the last line is "image: N passed, M failed".
 set -uo pipefail
@@ -46,7 +48,9 @@ if [ $FULL = 1 ]; then
     fi
     if [ -n "$(deb_arm64)" ]; then
         step "the Pi image: out/anchor-alert-pi-arm64.img from Debian trixie arm64" \
-            image/build-pi-image.sh "$(deb_arm64)"
+            image/build-pi-image.sh "$(deb_arm64)" &&
+            step "boot test: the Pi image as the SD card of qemu-system-aarch64 -M raspi3b" \
+                image/boot-test/boot-test.sh --pi out/anchor-alert-pi-arm64.img
     fi
 fi
 printf '%s\n' "${summary[@]}"
