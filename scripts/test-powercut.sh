@@ -17,29 +17,78 @@ decisions=16 cuts=16 limit=5400 full=0
 # its status file 1.4 to 2.2 s against 2.7 to 9 s, a recap 0.5 to 1.6 s against 1.5 to 6 s).
 # About six writes reach the card per decision: 150 decisions left 899 cut points, so 1,000
 # cuts need 200.
-# --writeback: ext4 with data=writeback, where a missing directory sync shows (ordered mode
-# commits a new file's directory entry with its data). --sabotage NAME: a proof that the cuts
-# catch NAME (Docs/proofs.md, "Sabotage"); the run must then fail, and this script says whether
-# it did. The sabotage switches are test-only: nothing the box ships reads them.
-sabotage="" ext4_data=ordered
+# Each run records two box starts on one card: a first night on an empty card, a torn tail
+# left at its end, then a restart on that card (its recovery's truncation and sync, a new
+# segment) and a second night. The box's segments are 512 bytes there (its test-only
+# ANCHOR_ALERT_TEST_SEGMENT_BYTES; POWER_CUT_SEGMENT_BYTES=N for another size), so segments fill,
+# rotate and the oldest are deleted while the log records.
+# --writeback: ext4 with data=writeback. --fs xfs|f2fs: the card on XFS or F2FS (xfsprogs,
+# f2fs-tools). --sabotage NAME: a proof that the cuts catch NAME (Docs/proofs.md, "Sabotage");
+# the run must then fail, and this script says whether it did. worker-exception and
+# lost-release break the harness (scripts/power-cut.py reads POWER_CUT_SABOTAGE); the others
+# break the journal in a copy of the sources built under $SABOTAGE_DIR: nothing the box ships
+# reads a sabotage switch.
+sabotage="" ext4_data=ordered fs=ext4
 while [ $# -gt 0 ]; do
     case "$1" in
         --full) decisions=200 cuts=1000 limit=18000 full=1 ;;
         --writeback) ext4_data=writeback ;;
+        --fs) fs=${2:-}; shift ;;
         --sabotage) sabotage=${2:-}; shift ;;
         *) echo "test-powercut: unknown option $1"; exit 2 ;;
     esac
     shift
 done
+case "$fs" in
+    ext4) ;;
+    xfs|f2fs) [ "$ext4_data" = ordered ] || { echo "test-powercut: --writeback is ext4's"; exit 2; }
+              command -v "mkfs.$fs" >/dev/null || { echo "test-powercut: FAILED: no mkfs.$fs (apt-get install ${fs}progs / f2fs-tools)"; echo "test-powercut: 0 passed, 1 failed"; exit 1; } ;;
+    *) echo "test-powercut: unknown file system '$fs' (ext4, xfs, f2fs)"; exit 2 ;;
+esac
+# A sabotage of the journal: the file, the line as it is, the line as the sabotage has it.
+mutant=()
 case "$sabotage" in
-    ""|worker-exception) ;;
-    *) echo "test-powercut: unknown sabotage '$sabotage' (worker-exception)"; exit 2 ;;
+    ""|worker-exception|lost-release) ;;
+    no-data-sync) mutant=(Sources/Journal/PosixFileSystem.swift
+        '    func syncData() throws { try translating(.sync, path) { try fd.syncData() } }'
+        '    func syncData() throws {}') ;;
+    no-directory-sync) mutant=(Sources/Journal/PosixFileSystem.swift
+        '        try translating(.syncDirectory, path) { try Files.syncDirectory(path) }'
+        '        _ = path') ;;
+    no-rotation-sync) mutant=(Sources/Journal/Journal.swift
+        '        try active!.file.syncData()'
+        '        if !started { try active!.file.syncData() }') ;;
+    recovery-truncates-wrongly) mutant=(Sources/Journal/Journal+Open.swift
+        '                    try file.truncate(to: summary.validEnd)'
+        '                    try file.truncate(to: max(0, summary.validEnd - 1))') ;;
+    *) echo "test-powercut: unknown sabotage '$sabotage' (worker-exception, lost-release, no-data-sync, no-directory-sync, no-rotation-sync, recovery-truncates-wrongly)"; exit 2 ;;
 esac
 vm=../shared/vm/run-in-vm.sh
 fail() { echo "test-powercut: FAILED: $*"; echo "test-powercut: 0 passed, 1 failed"; exit 1; }
 [ -x "$vm" ] || fail "no test VM at $vm"
 binary=${POWER_CUT_BINARY:-}
-if [ -z "$binary" ]; then
+if [ ${#mutant[@]} -gt 0 ]; then
+    # The sabotaged copy: the sources as they are, one line changed, checked to have changed (a
+    # copy that still syncs would pass and prove nothing). Timestamps kept, so a second
+    # sabotage rebuilds only what changed.
+    src=${SABOTAGE_DIR:-/var/tmp/aa-powercut-sabotage}
+    mkdir -p "$src" || fail "no directory $src"
+    cp -rp Package.swift Sources Tests "$src/" || fail "can't copy the sources to $src"
+    file=$src/${mutant[0]}
+    n=$(grep -cxF -- "${mutant[1]}" "$file")
+    [ "$n" = 1 ] || fail "sabotage $sabotage: the line to change is in ${mutant[0]} $n times, not once"
+    NEW=${mutant[2]} OLD=${mutant[1]} /usr/bin/python3 -c '
+import os, sys
+p = sys.argv[1]; s = open(p).read().split("\n")
+open(p, "w").write("\n".join(os.environ["NEW"] if x == os.environ["OLD"] else x for x in s))' "$file"
+    grep -qxF -- "${mutant[2]}" "$file" || fail "sabotage $sabotage: the change did not take"
+    echo "test-powercut: sabotage $sabotage: ${mutant[0]}: $(sed 's/^ *//' <<<"${mutant[2]}")"
+    log=$(mktemp)
+    (cd "$src" && swift build --product anchor-alert) >"$log" 2>&1 ||
+        { tail -20 "$log"; rm -f "$log"; fail "the sabotaged anchor-alert does not build"; }
+    rm -f "$log"
+    binary=$src/.build/debug/anchor-alert
+elif [ -z "$binary" ]; then
     log=$(mktemp)
     if [ "$full" = 1 ]; then
         # image/build-deb.sh's flags and directory: the package's binary, built once for both.
@@ -61,8 +110,9 @@ copy=$(mktemp -d /var/tmp/aa-powercut.XXXXXX) || fail "no directory for the bina
 cp "$binary" "$copy/anchor-alert" || fail "can't copy $binary"
 out=$(mktemp)
 for attempt in 1 2; do
-    POWER_CUT_SABOTAGE=$sabotage POWER_CUT_EXT4_DATA=$ext4_data \
-    VM_PASS_ENV="${VM_PASS_ENV:-} POWER_CUT_SABOTAGE POWER_CUT_EXT4_DATA" \
+    POWER_CUT_SABOTAGE=$sabotage POWER_CUT_EXT4_DATA=$ext4_data POWER_CUT_FS=$fs \
+    POWER_CUT_SEGMENT_BYTES=${POWER_CUT_SEGMENT_BYTES:-512} \
+    VM_PASS_ENV="${VM_PASS_ENV:-} POWER_CUT_SABOTAGE POWER_CUT_EXT4_DATA POWER_CUT_FS POWER_CUT_SEGMENT_BYTES" \
     VM_TIMEOUT=${VM_TIMEOUT:-$limit} "$vm" "/usr/bin/python3 scripts/power-cut.py $copy/anchor-alert $decisions $cuts ${POWER_CUT_SEED:-2026}" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     # 125: the VM did not boot (under emulation on a busy host its kernel can miss the timer
