@@ -410,6 +410,7 @@ def judge(seen, cut, first_segment_there):
     if seen:
         # The card holds a run of them with nothing left out but those that got no answer; the
         # run starts later than the first only where compaction deleted the oldest segments.
+        best = (-1, None, None)   # the longest partial run, where it broke, what came next
         for a in range(len(cands)):
             k, run = a, []
             for x in seen:
@@ -419,14 +420,19 @@ def judge(seen, cut, first_segment_there):
                     run.append(cands[k])
                     k += 1
                 else:
+                    if len(run) > best[0]:
+                        best = (len(run), x, says(cands[k]) if k < len(cands) else "nothing")
                     run = None
                     break
             if run:
                 matched = run
                 break
         else:
+            # Not the box's decisions in order: one is lost between others, or repeated, or
+            # was never taken. A failure of its own; the count of lost ones can't be told.
             return ([f"the card's {len(seen)} decisions are not the box's decisions one by one in "
-                     f"order (the card's last: {seen[-3:]})"], len(must), must, None)
+                     f"order: after {best[0]} of them the card has '{best[1]}', the box's next was "
+                     f"'{best[2]}'"], len(must), [], None)
     present = {d[0] for d in matched}
     lo = matched[0][0] if matched else None
     # Before the run: deleted by compaction, unless the box's first segment is still there.
