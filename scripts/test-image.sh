@@ -30,10 +30,32 @@ step() {   # step NAME COMMAND...
 deb_amd64() { ls -t out/anchor-alert_*_amd64.deb 2>/dev/null | head -1; }
 deb_arm64() { ls -t out/anchor-alert_*_arm64.deb 2>/dev/null | head -1; }
 
+# The install test is mostly the download and unpacking of a fresh Debian 12 root, the arm64
+# step mostly compiling: the install test runs in the background beside the arm64 step, its
+# output kept and printed whole after it, its verdict counted as any step's.
+bg_pid="" bg_name="" bg_log="" bg_t0=0
+trap '[ -z "$bg_pid" ] || kill "$bg_pid" 2>/dev/null; [ -z "$bg_log" ] || rm -f "$bg_log"' EXIT
+step_bg() {   # step_bg NAME COMMAND...: starts it
+    bg_name=$1; shift
+    bg_log=$(mktemp); bg_t0=$(date +%s)
+    "$@" >"$bg_log" 2>&1 &
+    bg_pid=$!
+}
+step_bg_wait() {   # waits for the step step_bg started and counts it
+    [ -n "$bg_pid" ] || return 0
+    local rc t1
+    wait "$bg_pid"; rc=$?; t1=$(date +%s); bg_pid=""
+    echo "== $bg_name (in the background from $((t1 - bg_t0)) s ago)" >&2
+    cat "$bg_log" >&2; rm -f "$bg_log"; bg_log=""
+    if [ $rc = 0 ]; then passed=$((passed+1)); summary+=("ok   $bg_name ($((t1-bg_t0)) s, in the background)")
+    else failed=$((failed+1)); summary+=("FAIL $bg_name ($((t1-bg_t0)) s, in the background, exit $rc)"); fi
+}
+
 step "amd64 package, lintian clean" image/build-deb.sh --arch amd64 --lintian &&
-    step "install, remove, purge in a fresh Debian 12 root" image/test-install.sh "$(deb_amd64)"
+    step_bg "install, remove, purge in a fresh Debian 12 root" image/test-install.sh "$(deb_amd64)"
 step "arm64 package for Pi OS trixie (Swift 6.0.3 cross build, replay under qemu-aarch64, lintian)" \
     image/build-deb.sh --arch arm64 --lintian
+step_bg_wait
 if [ $FULL = 1 ]; then
     if [ -n "$(deb_amd64)" ]; then
         step "boot test: the amd64 twin of the Pi image under QEMU" image/boot-test/boot-test.sh "$(deb_amd64)"
