@@ -163,6 +163,17 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
                 self.send([self.stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd,
                                                wall: self.wall())], to: fd)
             }
+        case .acn(let id, let instance?, let cmd) where (cmd == "A" || cmd == "S") && settings.acknowledgeSnoozes
+                && stream.activeAlerts.contains(where: { $0.key == .init(identifier: id, instance: instance) && $0.state == .unacknowledged })
+                && id != BoxAlerts.anchorIdentifier && box.watch.alarm.kind != .ringing:
+            // A fault's alert still sounding: its sound snoozed for a while, as `anchor-alert
+            // snooze` does with no alarm ringing (never the alarm: that is the anchor alert's).
+            // The ALF says acknowledged once the fault sound is quiet; refused, ARC.
+            box.decide(.snooze(episode: box.watch.alarm.episode ?? 0), now: now) { [weak self, weak fd] reply in
+                guard let self, let fd else { return }
+                if case .receipt = reply { return }
+                self.send([self.stream.refusal(identifier: id, instance: instance, command: cmd, wall: self.wall())], to: fd)
+            }
         case .acn(let id, let instance, let cmd):
             send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: fd)
         case .ack(BoxAlerts.anchorAlarmNumber):
