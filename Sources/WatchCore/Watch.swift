@@ -52,6 +52,9 @@ public struct Watch: Sendable {
     private var gpsDebt: Duration = .zero
     private var gpsDebtAt: Instant?
     private var judgedSince: Instant?
+    /// The GPS-lost fault the watch raised: when, and the words it was raised with, so its
+    /// text can say how long the GPS has been lost as time goes on (`gpsLostText(at:)`).
+    private var gpsLostRaised: (fault: Fault, at: Instant, reason: CantJudgeReason, judgeable: Meters?)?
 
     struct RadialFix: Hashable, Sendable {
         var at: Instant
@@ -602,6 +605,15 @@ public struct Watch: Sendable {
         return .stale
     }
 
+    /// The GPS-lost fault's words as of `now`, while the fault the watch raised is up: the
+    /// same words as its message, with the time since the last usable reading in place of the
+    /// grace that raised it (with none since the watch started, the grace and the time since).
+    func gpsLostText(at now: Instant) -> String? {
+        guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
+        let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
+        return Copy.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+    }
+
     /// Judged this long without a break clears the GPS fault.
     static let gpsClearAfter: Duration = .seconds(10)
 
@@ -627,8 +639,9 @@ public struct Watch: Sendable {
                 var reason = CantJudgeReason.noReading
                 if case .cantJudge(let why) = verdict { reason = why }
                 let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
-                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
-                raise(Fault(.gpsLost, message), into: &out)
+                let fault = Fault(.gpsLost, Copy.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
+                gpsLostRaised = (fault, now, reason, judgeable)
+                raise(fault, into: &out)
             }
         } else {
             let since = judgedSince ?? now
@@ -707,10 +720,9 @@ public struct Watch: Sendable {
             apply(.snooze(episode: episode), at: now, into: &out)
             return
         }
+        // A fault sounding: snoozed for a while with a receipt, as `anchor-alert snooze` does.
         if faultSounding {
-            acknowledgedFaults.formUnion(faults.keys)
-            out.append(.faultSound(on: false))
-            out.append(.chirp(.acknowledge))
+            snoozeFaultSound(.snooze(episode: alarm.episode ?? 0), at: now, into: &out)
             return
         }
         switch press {
@@ -776,18 +788,16 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing, .snoozed:
+            case .ringing:
                 refuse(decision, .wrongEpisode, into: &out)
-            case .off, .armed:
+            case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
-                guard faultSounding else { return refuse(decision, .notRinging, into: &out) }
-                let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
-                faultSnoozed.formUnion(quiet)
-                acknowledgedFaults.formUnion(quiet)
-                faultSnoozeUntil = now + settings.snooze
-                out.append(.faultSound(on: false))
-                accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
+                snoozeFaultSound(decision, at: now, into: &out)
+            case .snoozed:
+                refuse(decision, .wrongEpisode, into: &out)
+            case .off, .armed:
+                refuse(decision, .notRinging, into: &out)
             }
 
         case .setRadius(let r):
@@ -812,6 +822,19 @@ public struct Watch: Sendable {
         noise = NoiseEstimate()
         gpsDebt = .zero
         judgedSince = nil
+    }
+
+    /// The fault sound silenced for `settings.snooze`: the faults sounding now stay shown and
+    /// sound again when it ends if they are still there (`endFaultSnooze`).
+    private mutating func snoozeFaultSound(_ decision: Decision, at now: Instant, into out: inout [Action]) {
+        let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
+        faultSnoozed.formUnion(quiet)
+        acknowledgedFaults.formUnion(quiet)
+        faultSnoozeUntil = now + settings.snooze
+        out.append(.faultSound(on: false))
+        var receipt = Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: now + settings.snooze)
+        receipt.silencesFault = true
+        out.append(.accepted(receipt, chirp: .snooze))
     }
 
     private func accept(_ decision: Decision, chirp: Chirp, until: Instant? = nil, into out: inout [Action]) {

@@ -38,8 +38,10 @@ struct Wiring {
 
     /// The buzzer, the arm switch and the button, each only if fitted. A line that can't be had
     /// is a fault its driver raises (and retries); the others keep working.
-    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String]) {
-        var (settings, problems) = GPIOSettings.from(
+    /// A value no line can be is the configuration's problem (`Configuration.parse` says it, with
+    /// the file's others): that line keeps its default here.
+    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?) {
+        var (settings, _) = GPIOSettings.from(
             chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine, button: config.buttonLine,
             debounce: config.debounce, longPress: config.longPress, veryLongPress: config.veryLongPress,
             buzzerFitted: config.buzzerEnabled, switchFitted: config.switchEnabled && realSwitch,
@@ -48,7 +50,7 @@ struct Wiring {
         let buzzer = settings.fitted.contains(.buzzer) ? GPIOBuzzer(settings: settings) : nil
         let controls = settings.fitted.contains(.armSwitch) || settings.fitted.contains(.button)
             ? GPIOControls(settings: settings, chips: GPIOChips(pullUp: config.gpioPullUp)) : nil
-        return (buzzer, controls, problems)
+        return (buzzer, controls)
     }
 
     /// The LED ring, if fitted: a missing SPI device is its `.ledRing` fault, retried.
@@ -69,7 +71,7 @@ extension Wiring {
     /// Every device of the box, and the faults of those that could not be had.
     struct Devices {
         var sources: [Pollable] = []
-        var gpio: (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String])
+        var gpio: (buzzer: GPIOBuzzer?, controls: GPIOControls?)
         var ring: LEDRing?
         var siren: ALSASiren?
         /// Raised once the box runs: a bad configuration, a missing GPS, a line not to be had.
@@ -98,10 +100,6 @@ extension Wiring {
             Console.error(f.message)
             d.faults.append(f)
         }
-        for p in d.gpio.problems {
-            Console.error(p)
-            d.faults.append(Fault(.config, p))
-        }
         let outputs: [Pollable?] = [d.gpio.controls, d.gpio.buzzer, d.ring, d.siren]
         d.sources += outputs.compactMap { $0 }
         return d
@@ -111,10 +109,28 @@ extension Wiring {
     /// recovered or started afresh, and that is a fault the box announces), its writes and syncs
     /// on its own thread.
     func journal() -> (log: JournalLog, recovery: Journal.Recovery) {
-        let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits,
+        let opened = Journal.open(directory: config.journalDirectory, limits: journalLimits(),
                                   fresh: .fresh(radius: config.watchSettings.radius),
                                   at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
         return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
+    }
+
+    /// The configured limits, with one test-only override: `ANCHOR_ALERT_TEST_SEGMENT_BYTES`
+    /// lowers the segment size below the configuration's 64 KiB floor, and the journal's size to
+    /// two such segments, so the block-level power cuts (scripts/power-cut.py) see segments
+    /// fill, rotate and be deleted within a few dozen decisions. The box's unit and package
+    /// never set it; when set, the box says so.
+    func journalLimits() -> JournalLimits {
+        var limits = config.journalLimits
+        guard let text = Process.environment("ANCHOR_ALERT_TEST_SEGMENT_BYTES") else { return limits }
+        guard let bytes = Int(text), (512...JournalConstants.defaultSegmentBytes).contains(bytes) else {
+            Console.error("Journal: ANCHOR_ALERT_TEST_SEGMENT_BYTES=\(text) ignored (512 to \(JournalConstants.defaultSegmentBytes))")
+            return limits
+        }
+        Console.error("Journal: test segments of \(bytes) bytes, two kept (ANCHOR_ALERT_TEST_SEGMENT_BYTES)")
+        limits.segmentBytes = bytes
+        limits.totalBytes = 2 * bytes
+        return limits.sanitized
     }
 
     func box(_ devices: Devices, log: JournalLog) -> Box {
