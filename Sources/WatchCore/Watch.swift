@@ -729,8 +729,16 @@ public struct Watch: Sendable {
             }
             accept(decision, chirp: .mark, into: &out)
             // The switch already on ARM (a slide refused for no anchor): arm now, as the
-            // switch says (Docs/controls.md, "A mark with the switch on ARM").
-            if switchOn == true { apply(.arm, at: now, into: &out) }
+            // switch says (Docs/controls.md, "A mark with the switch on ARM"). The mark's
+            // receipt, the one answer its sender reads, says the alarm it left.
+            if switchOn == true {
+                let markAt = out.count - 1
+                apply(.arm, at: now, into: &out)
+                if case .accepted(var receipt, let chirp) = out[markAt] {
+                    receipt.alarm = alarm
+                    out[markAt] = .accepted(receipt, chirp: chirp)
+                }
+            }
 
         case .release:
             guard !alarm.isArmed else { return refuse(decision, .armedRelease, into: &out) }
