@@ -93,6 +93,41 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertEqual(rig.receipts.map(\.0.decision), [.mark(.here), .arm], "both confirmed on the box")
     }
 
+    /// A fault that sounds says what sounds and what quiets it, in the receipt's words, not
+    /// "(sounding)"; once snoozed it is shown without it (issue 26, "Words that match").
+    func testStatusSaysAFaultSoundsAndHowToSilenceIt() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        _ = box.handle(.armSwitch(on: true))
+        _ = box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged")))
+        let sounding = cli(["status"], box: box)
+        XCTAssertTrue(sounding.out.contains("\nGPS: receiver unplugged (fault sound on: anchor-alert snooze silences it)\n"), sounding.out)
+        XCTAssertFalse(sounding.out.contains("(sounding)"), sounding.out)
+        XCTAssertEqual(cli(["snooze"], box: box).code, 0)
+        let snoozed = cli(["status"], box: box)
+        XCTAssertTrue(snoozed.out.contains("\nGPS: receiver unplugged\n"), snoozed.out)
+    }
+
+    /// The configuration row's fix fits what its fault names: a line, a key, or only a count.
+    func testCheckGivesAConfigurationFixThatFitsTheFault() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let cases = [
+            ("Configuration: line 2: unknown key watch.radiuss, did you mean watch.radius?", "Fix the line the fault names, then restart the box"),
+            ("Configuration: gpio.button must name a line (GPIO17) or an offset on gpio.chip", "Fix the key the fault names, then restart the box"),
+            ("Configuration: 3 problems, running on defaults for those keys",
+             "See each problem: anchor-alert config --check /etc/anchor-alert/anchor-alert.conf; fix them, then restart the box"),
+        ]
+        for (says, fix) in cases {
+            _ = box.handle(.faultRaised(Fault(.config, says, pushes: false)))
+            let check = cli(["check"], box: box)
+            let lines = check.out.split(separator: "\n").map(String.init)
+            guard let at = lines.firstIndex(where: { $0.contains(says) }) else { XCTFail(check.out); continue }
+            XCTAssertTrue(lines.dropFirst(at + 1).first?.contains(fix) == true, "\(says): \(check.out)")
+        }
+    }
+
     func testMarkRadiusAndReleaseGetTheirReceipts() throws {
         let box = try MiniBox(directory: dir)
         box.fixes(east: 0)
