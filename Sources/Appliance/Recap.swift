@@ -225,5 +225,11 @@ extension Recap {
 }
 
 extension String {
-    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+    /// The first letter lowered to go inside a sentence, unless it starts a word in capitals
+    /// ("GPS reading is old" stays as it is).
+    var lowercasedFirst: String {
+        let second = dropFirst().first
+        if let second, second.isUppercase { return self }
+        return prefix(1).lowercased() + dropFirst()
+    }
 }

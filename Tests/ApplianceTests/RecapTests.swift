@@ -30,6 +30,19 @@ final class RecapTests: XCTestCase {
         XCTAssertEqual(lines[2], "Alarms and faults")
     }
 
+    /// "GPS reading is old" inside a sentence keeps its capitals: "GPS", never "gPS" (issue 26).
+    func testCantJudgeKeepsTheGPSCapitals() {
+        let entries = [
+            HistoryEntry(at: base + .seconds(10), event: .verdict(from: .holding, to: .cantJudge, reason: .stale)),
+            HistoryEntry(at: base + .seconds(70), event: .verdict(from: .cantJudge, to: .holding, reason: nil)),
+            HistoryEntry(at: base + .seconds(80), event: .verdict(from: .holding, to: .cantJudge, reason: .tooFewReadings)),
+            HistoryEntry(at: base + .seconds(85), event: .verdict(from: .cantJudge, to: .holding, reason: nil)),
+        ]
+        let notes = Recap.build(entries, since: base, now: base + .seconds(600)).items(.notes).map(\.says)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("Can't judge 2 times, longest ") && $0.hasSuffix(": GPS reading is old") }, "\(notes)")
+        XCTAssertEqual("Too few GPS readings to judge".lowercasedFirst, "too few GPS readings to judge")
+    }
+
     func testAQuietNightThatEndedSaysSoAndNothingElse() throws {
         var armed = false
         var night = try RecordedNight.replay("nmea-20130630_L1-8252_moored-berth.log", wallBase: base) { night, t, now in
