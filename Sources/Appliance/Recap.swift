@@ -142,7 +142,9 @@ extension Recap {
                     cantJudgeSince = nil
                 }
             case .faultRaised(let f):
-                if openFaults[f.kind]?.0 != f { openFaults[f.kind] = (f, e.at) }
+                // Raised again in new words (the GPS fault counts its minutes): the same outage,
+                // its latest words from its first start.
+                openFaults[f.kind] = (f, openFaults[f.kind]?.1 ?? e.at)
             case .faultCleared(let kind):
                 if let (f, at) = openFaults.removeValue(forKey: kind), e.at >= since {
                     alarms.append(Item(at: at, says: "\(f.message) (fixed itself at \(when(e.at)), after \(Self.span(e.at - at)))"))

@@ -43,6 +43,21 @@ final class RecapTests: XCTestCase {
         XCTAssertEqual("Too few GPS readings to judge".lowercasedFirst, "too few GPS readings to judge")
     }
 
+    /// A fault whose words change while it lasts (the GPS fault counts its minutes) is one
+    /// outage from its first raise: its start kept, its length the whole of it (issue 26).
+    func testAnOutageWhoseWordsChangeKeepsItsStartAndLength() {
+        let entries = [
+            HistoryEntry(at: base + .seconds(10), event: .faultRaised(Fault(.gpsd, "GPS: gpsd is not answering"))),
+            HistoryEntry(at: base + .seconds(125), event: .faultRaised(Fault(.gpsd, "GPS: gpsd is not answering for 2:00"))),
+            HistoryEntry(at: base + .seconds(130), event: .faultCleared(.gpsd)),
+        ]
+        let recap = Recap.build(entries, since: base, now: base + .seconds(600))
+        let items = recap.items(.alarmsAndFaults)
+        XCTAssertEqual(items.count, 1, "one outage: \(items.map(\.says))")
+        XCTAssertEqual(items.first?.at, base + .seconds(10), "from its start")
+        XCTAssertEqual(items.first.map { $0.says.hasSuffix(", after 2 min)") }, true, "\(items.map(\.says))")
+    }
+
     func testAQuietNightThatEndedSaysSoAndNothingElse() throws {
         var armed = false
         var night = try RecordedNight.replay("nmea-20130630_L1-8252_moored-berth.log", wallBase: base) { night, t, now in
