@@ -58,6 +58,23 @@ final class RecapTests: XCTestCase {
         XCTAssertEqual(items.first.map { $0.says.hasSuffix(", after 2 min)") }, true, "\(items.map(\.says))")
     }
 
+    /// Arming is listed, and a watch still on at the recap says so (issue 26).
+    func testArmingIsListedAndAWatchStillOnIsTold() {
+        let mark = Coordinate(latitude: 54, longitude: 13)
+        let entries = [
+            HistoryEntry(at: base + .seconds(10), event: .mark(mark)),
+            HistoryEntry(at: base + .seconds(20), event: .arm),
+            HistoryEntry(at: base + .seconds(30), event: .fix(position: mark, accuracy: 3, distance: 4)),
+        ]
+        let recap = Recap.build(entries, since: base, now: base + .seconds(3600))
+        let notes = recap.items(.notes)
+        XCTAssertEqual(notes.first { $0.says == "Alarm on" }?.at, base + .seconds(20), "\(notes.map(\.says))")
+        let watches = recap.items(.watches).map(\.says)
+        XCTAssertEqual(watches.count, 1, "\(watches)")
+        XCTAssertTrue(watches.first?.hasPrefix("Watch since ") == true && watches.first?.hasSuffix(", alarm still on: held, farthest 4 m from the anchor") == true,
+                      "\(watches)")
+    }
+
     func testAQuietNightThatEndedSaysSoAndNothingElse() throws {
         var armed = false
         var night = try RecordedNight.replay("nmea-20130630_L1-8252_moored-berth.log", wallBase: base) { night, t, now in
@@ -100,8 +117,9 @@ final class RecapTests: XCTestCase {
             "Power: undervoltage, the box may stop (until the box restarted at \((t + .seconds(250)).clock), after 2 min)",
             "Alarm: the boat reached 111 m from the anchor (alert radius 25 m), still ringing",
         ])
-        XCTAssertEqual(r.items(.watches), [], "a watch still running has not ended")
-        XCTAssertEqual(r.items(.notes).map(\.says), ["Alert radius: 25 m", "Anchor marked at 54.000000,13.000000", "Box started"])
+        XCTAssertEqual(r.items(.watches).map(\.says), ["Watch since \((t + .seconds(2)).clock), alarm still on: rang once, farthest 111 m from the anchor"],
+                       "a watch still running says so")
+        XCTAssertEqual(r.items(.notes).map(\.says), ["Alert radius: 25 m", "Anchor marked at 54.000000,13.000000", "Alarm on", "Box started"])
     }
 
     /// Issue 15: a fault of the boot before a restart stayed "(still so)" for ever.
