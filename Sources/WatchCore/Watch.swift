@@ -755,14 +755,14 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing:
+            case .ringing, .snoozed:
+                // An alarm already answered is refused by name, fault or none (the button
+                // snoozes a fault sounding then, `pressed`).
                 refuse(decision, .wrongEpisode, into: &out)
             case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
                 snoozeFaultSound(decision, at: now, into: &out)
-            case .snoozed:
-                refuse(decision, .wrongEpisode, into: &out)
             case .off, .armed:
                 refuse(decision, .notRinging, into: &out)
             }
