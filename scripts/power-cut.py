@@ -358,9 +358,10 @@ if cuts_wanted > len(candidates):
 if cuts_wanted < len(candidates):
     step = len(candidates) / cuts_wanted
     candidates = [candidates[int(j * step)] for j in range(cuts_wanted)]
-# Every AGAIN-th cut is cut a second time, during the start on it (POWER_CUT_AGAIN_EVERY).
+# One cut in every AGAIN is cut a second time, during the start on it (POWER_CUT_AGAIN_EVERY),
+# alternately an odd and an even one, so both workers share them.
 every = int(os.environ.get("POWER_CUT_AGAIN_EVERY", "4"))
-cut_again = {n for n in range(len(candidates)) if every > 0 and n % every == every - 1}
+cut_again = {n for n in range(len(candidates)) if every > 1 and n % every == every - 1 - (n // every) % 2}
 print(f"power-cut: {len(entries)} log entries ({len(flushes)} flushes or FUA writes) from {decisions} "
       f"decisions, {len(receipted)} with a receipt, recorded in {record_s:.0f} s", flush=True)
 # A log with fewer writes than the cuts asked for cannot give them: a failure, never a smaller
