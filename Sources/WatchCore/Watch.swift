@@ -52,6 +52,9 @@ public struct Watch: Sendable {
     private var gpsDebt: Duration = .zero
     private var gpsDebtAt: Instant?
     private var judgedSince: Instant?
+    /// The GPS-lost fault the watch raised: when, and the words it was raised with, so its
+    /// text can say how long the GPS has been lost as time goes on (`gpsLostText(at:)`).
+    private var gpsLostRaised: (fault: Fault, at: Instant, reason: CantJudgeReason, judgeable: Meters?)?
 
     struct RadialFix: Hashable, Sendable {
         var at: Instant
@@ -109,6 +112,14 @@ public struct Watch: Sendable {
         public internal(set) var moveSquare = 0.0
         public internal(set) var speedMiss = 0.0
         public internal(set) var pairsFor = 0.0
+        /// The two radial speeds reported before this one (m/s; 0 for a reading without a
+        /// plausible speed): the smoothed speed follows the median of the last three, so one
+        /// reading's speed never moves it.
+        var priorRadial = 0.0, priorRadial2 = 0.0
+        /// The change of the distance per second, smoothed over `doppler_span` like the radial
+        /// speed (the track's own radial speed), and the fix it was last taken from.
+        public internal(set) var trackSpeed: Double = 0
+        var lastTrack: RadialFix?
 
         /// The reported speed tells something the positions don't: measured for a minute, and
         /// differing from the positions' own change by at least `doppler_independence` of it.
@@ -125,8 +136,11 @@ public struct Watch: Sendable {
 
         /// The reported speed says the boat moves away from the anchor: faster than the slowest
         /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
+        /// The track agrees: the distance grew over the same span by at least `doppler_agreement`
+        /// of what the speed says.
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+                && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
         }
 
         /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
@@ -267,11 +281,16 @@ public struct Watch: Sendable {
 
     /// The reported velocity's component along the line from the anchor to the boat, m/s
     /// (positive away); nil when the reading has no speed or the boat is on the anchor.
+    /// A radial speed faster than `doppler_plausible` either way is no boat on a rode: no speed.
+    /// (Only the component along the line counts: a boat sailing on its anchor crosses that line
+    /// fast, but no rode lets it move away or toward the anchor that fast.)
     private func radialSpeed(_ reading: GPSReading, east: Double, north: Double, distance: Double) -> Double? {
         guard let speed = reading.speed else { return nil }
         if speed == 0 { return 0 }
         guard let track = reading.track, distance >= 1 else { return nil }
-        return speed * (sinDeg(track) * east + cosDeg(track) * north) / distance
+        let radial = speed * (sinDeg(track) * east + cosDeg(track) * north) / distance
+        if abs(radial) > settings.dopplerPlausible, !settings.guardsOff.contains(.dopplerOneReading) { return nil }
+        return radial
     }
 
     /// The accuracy worse than which a fix is no evidence at the current alert radius.
@@ -365,7 +384,7 @@ public struct Watch: Sendable {
         // of poor readings, wanders more than the receiver's measured wander says, and its
         // speed with it.
         let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
-        let moving = followRadialSpeed(radial, gap: gap)
+        let moving = followRadialSpeed(radial, gap: gap, distance: distance, at: t)
             && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !isBurst(reading.accuracy?.value))
         // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
@@ -409,11 +428,26 @@ public struct Watch: Sendable {
     /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
     /// seconds since the last fix, lets it fade toward nothing) and says whether it carries the
     /// boat away.
-    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double) -> Bool {
+    /// The speed followed is the median of the last three readings' (one reading's speed never
+    /// moves it); the track's change of distance is smoothed alike, to be compared with it.
+    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double, distance: Double, at t: Instant) -> Bool {
         let span = settings.dopplerSpan.seconds
-        if dt > 1 { noise.radialSpeed *= expCore(-(dt - 1) / span) }
+        if dt > 1 {
+            noise.radialSpeed *= expCore(-(dt - 1) / span)
+            noise.trackSpeed *= expCore(-(dt - 1) / span)
+        }
         let a = min(min(dt, 1) / span, 1)
-        noise.radialSpeed += a * ((radial ?? 0) - noise.radialSpeed)
+        let now = radial ?? 0
+        let p1 = noise.priorRadial, p2 = noise.priorRadial2
+        let followed = settings.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
+        noise.priorRadial2 = p1
+        noise.priorRadial = now
+        noise.radialSpeed += a * (followed - noise.radialSpeed)
+        if let last = noise.lastTrack {
+            let step = (t - last.at).seconds
+            if step > 0, step <= 2 { noise.trackSpeed += a * ((distance - last.distance) / step - noise.trackSpeed) }
+        }
+        noise.lastTrack = RadialFix(at: t, distance: distance)
         return radial != nil && noise.movingAway(settings)
     }
 
@@ -530,6 +564,15 @@ public struct Watch: Sendable {
         return .stale
     }
 
+    /// The GPS-lost fault's words as of `now`, while the fault the watch raised is up: the
+    /// same words as its message, with the time since the last usable reading in place of the
+    /// grace that raised it (with none since the watch started, the grace and the time since).
+    func gpsLostText(at now: Instant) -> String? {
+        guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
+        let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
+        return Copy.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+    }
+
     /// Judged this long without a break clears the GPS fault.
     static let gpsClearAfter: Duration = .seconds(10)
 
@@ -555,8 +598,9 @@ public struct Watch: Sendable {
                 var reason = CantJudgeReason.noReading
                 if case .cantJudge(let why) = verdict { reason = why }
                 let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
-                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
-                raise(Fault(.gpsLost, message), into: &out)
+                let fault = Fault(.gpsLost, Copy.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
+                gpsLostRaised = (fault, now, reason, judgeable)
+                raise(fault, into: &out)
             }
         } else {
             let since = judgedSince ?? now
@@ -635,10 +679,9 @@ public struct Watch: Sendable {
             apply(.snooze(episode: episode), at: now, into: &out)
             return
         }
+        // A fault sounding: snoozed for a while with a receipt, as `anchor-alert snooze` does.
         if faultSounding {
-            acknowledgedFaults.formUnion(faults.keys)
-            out.append(.faultSound(on: false))
-            out.append(.chirp(.acknowledge))
+            snoozeFaultSound(.snooze(episode: alarm.episode ?? 0), at: now, into: &out)
             return
         }
         switch press {
@@ -704,18 +747,16 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing, .snoozed:
+            case .ringing:
                 refuse(decision, .wrongEpisode, into: &out)
-            case .off, .armed:
+            case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
-                guard faultSounding else { return refuse(decision, .notRinging, into: &out) }
-                let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
-                faultSnoozed.formUnion(quiet)
-                acknowledgedFaults.formUnion(quiet)
-                faultSnoozeUntil = now + settings.snooze
-                out.append(.faultSound(on: false))
-                accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
+                snoozeFaultSound(decision, at: now, into: &out)
+            case .snoozed:
+                refuse(decision, .wrongEpisode, into: &out)
+            case .off, .armed:
+                refuse(decision, .notRinging, into: &out)
             }
 
         case .setRadius(let r):
@@ -740,6 +781,19 @@ public struct Watch: Sendable {
         noise = NoiseEstimate()
         gpsDebt = .zero
         judgedSince = nil
+    }
+
+    /// The fault sound silenced for `settings.snooze`: the faults sounding now stay shown and
+    /// sound again when it ends if they are still there (`endFaultSnooze`).
+    private mutating func snoozeFaultSound(_ decision: Decision, at now: Instant, into out: inout [Action]) {
+        let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
+        faultSnoozed.formUnion(quiet)
+        acknowledgedFaults.formUnion(quiet)
+        faultSnoozeUntil = now + settings.snooze
+        out.append(.faultSound(on: false))
+        var receipt = Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: now + settings.snooze)
+        receipt.silencesFault = true
+        out.append(.accepted(receipt, chirp: .snooze))
     }
 
     private func accept(_ decision: Decision, chirp: Chirp, until: Instant? = nil, into out: inout [Action]) {

@@ -38,8 +38,10 @@ struct Wiring {
 
     /// The buzzer, the arm switch and the button, each only if fitted. A line that can't be had
     /// is a fault its driver raises (and retries); the others keep working.
-    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String]) {
-        var (settings, problems) = GPIOSettings.from(
+    /// A value no line can be is the configuration's problem (`Configuration.parse` says it, with
+    /// the file's others): that line keeps its default here.
+    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?) {
+        var (settings, _) = GPIOSettings.from(
             chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine, button: config.buttonLine,
             debounce: config.debounce, longPress: config.longPress, veryLongPress: config.veryLongPress,
             buzzerFitted: config.buzzerEnabled, switchFitted: config.switchEnabled && realSwitch,
@@ -48,7 +50,7 @@ struct Wiring {
         let buzzer = settings.fitted.contains(.buzzer) ? GPIOBuzzer(settings: settings) : nil
         let controls = settings.fitted.contains(.armSwitch) || settings.fitted.contains(.button)
             ? GPIOControls(settings: settings, chips: GPIOChips(pullUp: config.gpioPullUp)) : nil
-        return (buzzer, controls, problems)
+        return (buzzer, controls)
     }
 
     /// The LED ring, if fitted: a missing SPI device is its `.ledRing` fault, retried.
@@ -69,7 +71,7 @@ extension Wiring {
     /// Every device of the box, and the faults of those that could not be had.
     struct Devices {
         var sources: [Pollable] = []
-        var gpio: (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String])
+        var gpio: (buzzer: GPIOBuzzer?, controls: GPIOControls?)
         var ring: LEDRing?
         var siren: ALSASiren?
         /// Raised once the box runs: a bad configuration, a missing GPS, a line not to be had.
@@ -97,10 +99,6 @@ extension Wiring {
         case .failure(let f):
             Console.error(f.message)
             d.faults.append(f)
-        }
-        for p in d.gpio.problems {
-            Console.error(p)
-            d.faults.append(Fault(.config, p))
         }
         let outputs: [Pollable?] = [d.gpio.controls, d.gpio.buzzer, d.ring, d.siren]
         d.sources += outputs.compactMap { $0 }
