@@ -17,7 +17,7 @@ enum RunParts {
         if recovery.previousStop == .unclean {
             Console.out("Box restarted after a power cut or crash: the last run did not shut down")
         }
-        if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
+        if let line = ConsoleLog.restored(box.watch.alarm, snoozed: memory.snoozed) { Console.out(line) }
     }
 
     /// The ring shows the watch; a decision answered keeps it at working brightness for a
