@@ -22,7 +22,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 need_host_tools mkfs.vfat:dosfstools mcopy:mtools sfdisk:fdisk mke2fs:e2fsprogs proot:proot \
-    qemu-aarch64-static:qemu-user-static cpio:cpio
+    qemu-aarch64-static:qemu-user-static cpio:cpio dtc:device-tree-compiler fdtoverlay:device-tree-compiler
 T0=$(date +%s)
 DEB=${1:-}
 [ -n "$DEB" ] || DEB=$("$HERE/build-deb.sh" --arch arm64 | tail -1)
@@ -81,6 +81,9 @@ cp -a "$BASE" "$R"; rm -f "$R/.anchor-stamp"
 # without a password (the card has no login at all: root locked, no ssh, no getty).
 rm -f "$R/usr/lib/modules/$KVER/updates/gpio-sim.ko"; depmod -b "$R" "$KVER"
 sed -i 's/^root:[^:]*:/root:*:/' "$R/etc/shadow"
+# A Pi has no battery-backed clock: at power-on the time is behind until GPS or a network sets
+# it, and e2fsck would take every file system's times for "in the future" and rewrite them.
+printf '[options]\n\tbroken_system_clock = 1\n' > "$R/etc/e2fsck.conf"
 "$HERE/system/install-system-files.sh" "$R"
 cp "$DEB" "$R/root/"
 in_arm64 "$R" dpkg -i "/root/${DEB##*/}" >&2 || die "dpkg -i of the package failed in the arm64 root"
@@ -88,12 +91,15 @@ rm -f "$R/root/${DEB##*/}"
 in_arm64 "$R" systemctl is-enabled anchor-alert.service >/dev/null || die "anchor-alert.service is not enabled"
 
 # gpsd: the GPS HAT on the UART of GPIO14/15 (/dev/serial0), and USB receivers by hotplug.
+# Both come to gpsd from udev (gpsdctl@.service), whenever udev sees them: a DEVICES= name
+# is opened once when gpsd starts, and under a slow start the UART's /dev/serial0 link is
+# not there yet (gpsd then never reads it).
 cat > "$R/etc/default/gpsd" <<'EOF'
-# gpsd for a serial GPS HAT on GPIO14/15 (/dev/serial0, made by 60-anchor-alert-serial0.rules)
-# and for USB receivers, which udev hands to gpsd when they are plugged in. -n reads from
+# gpsd for a serial GPS HAT on GPIO14/15 (/dev/serial0, 60-anchor-alert-serial0.rules) and
+# for USB receivers: udev hands each to gpsd (gpsdctl) when it appears. -n reads from
 # power-on, so the first fix is ready before the skipper marks the anchor.
 START_DAEMON="true"
-DEVICES="/dev/serial0"
+DEVICES=""
 USBAUTO="true"
 GPSD_OPTIONS="-n"
 EOF
@@ -102,7 +108,8 @@ EOF
 # PL011 on a Pi 4 with disable-bt; the aux UART is the header's on the boards listed.
 cat > "$R/etc/udev/rules.d/60-anchor-alert-serial0.rules" <<'EOF'
 # The UART on the Pi's header pins GPIO14/15 as /dev/serial0, as Pi OS names it (image/build-pi-image.sh).
-KERNEL=="ttyS[0-9]*", DRIVERS=="bcm2835-aux-uart", SYMLINK+="serial0", GROUP="dialout", MODE="0660"
+# gpsd reads it from power-on: udev hands it over (gpsdctl), as it does a USB receiver.
+KERNEL=="ttyS[0-9]*", DRIVERS=="bcm2835-aux-uart", SYMLINK+="serial0", GROUP="dialout", MODE="0660", TAG+="systemd", ENV{SYSTEMD_WANTS}+="gpsdctl@%k.service"
 EOF
 # No login on the serial console: the UART is the GPS's.
 ln -sf /dev/null "$R/etc/systemd/system/serial-getty@ttyS1.service"
@@ -113,18 +120,33 @@ mkdir -p "$R/boot/firmware"
 cp "$R/etc/anchor-alert/anchor-alert.conf" "$W/anchor-alert.conf"
 ln -sf /boot/firmware/anchor-alert.conf "$R/etc/anchor-alert/anchor-alert.conf"
 mkdir -p "$R/etc/systemd/system/anchor-alert.service.d"
-cat > "$R/etc/systemd/system/anchor-alert.service.d/60-boot-partition.conf" <<'EOF'
-# The configuration is /boot/firmware/anchor-alert.conf (the card's FAT partition): start after
-# it is mounted. If it is missing or wrong the box runs on defaults and reports it, as always.
-[Unit]
-RequiresMountsFor=/boot/firmware
+cat > "$R/etc/systemd/system/anchor-alert.service.d/60-card.conf" <<'EOF'
+# On the card the initramfs mounts the boot partition (/boot/firmware, the skipper's
+# anchor-alert.conf) and the journal's partition (/var/lib/anchor-alert) before systemd starts,
+# as it mounts the root (image/build-pi-image.sh). The box must start even when one of them is
+# missing: StateDirectory= and WorkingDirectory= would make it require the mount, and a
+# dependency that fails leaves no box at all (no restart follows a failed dependency). So the
+# directory is made on the card, owned by the box, and only allowed to be written.
+# Without the journal's partition the journal is in RAM (the box still rings); without the boot
+# partition the box runs on its defaults.
+[Service]
+StateDirectory=
+WorkingDirectory=/
+ReadWritePaths=/var/lib/anchor-alert
 EOF
 cat > "$R/etc/fstab" <<'EOF'
-# The root is mounted by the initramfs, read-only under a RAM overlay: no line for it.
-# The boot partition read-only: the box only reads its configuration there.
-LABEL=ANCHOR-BOOT  /boot/firmware  vfat  ro,noatime,nofail,umask=0022  0  2
+# The initramfs mounts the card's three partitions by label before systemd starts, without
+# waiting for udev: the root (anchor-root) read-only under a RAM overlay, the boot partition
+# (ANCHOR-BOOT) read-only at /boot/firmware, the journal's partition (anchor-data, checked with
+# e2fsck first) at /var/lib/anchor-alert. No lines here: a line would make systemd wait for
+# udev's link to each again (x-systemd.device-timeout), and a wait that times out fails
+# everything that requires the mount.
 EOF
-cat "$HERE/system/fstab.append" >> "$R/etc/fstab"
+# The journal's directory on the root, owned by the box: its mount point, and its place (in
+# RAM, under the overlay) if the journal's partition is ever missing.
+ids=$(awk -F: '$1 == "anchor-alert" {print $3 ":" $4}' "$R/etc/passwd")
+[ -n "$ids" ] || die "the package made no anchor-alert user"
+mkdir -p "$R/var/lib/anchor-alert"; chown "$ids" "$R/var/lib/anchor-alert"; chmod 0750 "$R/var/lib/anchor-alert"
 rm -rf "$R/var/cache/apt/archives/"*.deb "$R/var/lib/apt/lists/"* "$R/root/.bash_history"
 
 # ---------------------------------------------------------------- the initramfs
@@ -137,7 +159,9 @@ dpkg-deb -x "$(ls "$TWIN/debs/"busybox-static_*_arm64.deb | tail -1)" "$W/bb"
 mkdir -p "$I/bin" "$I/mods" "$I/proc" "$I/sys" "$I/dev" "$I/newroot"
 cp "$W/bb/usr/bin/busybox" "$I/bin/busybox"
 n=0
-for m in mmc_block bcm2835 sdhci_iproc crc32c_generic ext4 overlay; do
+# bcm2835_wdt: /dev/watchdog0 is there when systemd starts and opens it (RuntimeWatchdogSec=).
+# vfat and its code pages: the boot partition.
+for m in mmc_block bcm2835 sdhci_iproc crc32c_generic ext4 overlay vfat nls_cp437 nls_ascii bcm2835_wdt; do
     modprobe -d "$KDIR" -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" {print $2}'
 done | awk '!seen[$0]++' | while read -r ko; do
     n=$((n+1)); xz -dc "$ko" > "$I/mods/$(printf %02d "$n")-$(basename "${ko%.xz}")"
@@ -154,6 +178,27 @@ mkdir -p /lower /upper
 mount -t ext4 -o ro,noatime "$dev" /lower || { echo "initramfs: cannot mount $dev"; sleep 10; reboot -f; }
 mount -t tmpfs -o mode=0755,size=128m tmpfs /upper && mkdir -p /upper/rw /upper/work
 mount -t overlay -o lowerdir=/lower,upperdir=/upper/rw,workdir=/upper/work overlay /newroot
+# The boot partition (the skipper's anchor-alert.conf), read-only: the box only reads it.
+boot=$(findfs LABEL=ANCHOR-BOOT 2>/dev/null) &&
+    mount -t vfat -o ro,noatime,umask=0022 "$boot" /newroot/boot/firmware ||
+    echo "initramfs: no boot partition ANCHOR-BOOT: the box runs on its defaults"
+# The journal's partition, checked first with the root's e2fsck (a power cut may have left it
+# unclean; the ext4 journal replays on mount either way). Missing or beyond repair: the journal
+# lives in RAM until the next boot, and the box still watches and rings.
+data=$(findfs LABEL=anchor-data 2>/dev/null)
+if [ -n "$data" ]; then
+    mount -t proc proc /lower/proc && mount --bind /dev /lower/dev
+    chroot /lower /sbin/e2fsck -p "$data"; rc=$?
+    umount /lower/dev /lower/proc
+    if [ "$rc" -lt 4 ]; then
+        mount -t ext4 -o rw,noatime "$data" /newroot/var/lib/anchor-alert ||
+            echo "initramfs: cannot mount $data: the journal is in RAM"
+    else
+        echo "initramfs: e2fsck of $data failed ($rc): the journal is in RAM"
+    fi
+else
+    echo "initramfs: no partition labelled anchor-data: the journal is in RAM"
+fi
 mkdir -p /newroot/media/root-ro /newroot/media/root-rw
 mount --move /lower /newroot/media/root-ro; mount --move /upper /newroot/media/root-rw
 init=$(sed -n 's/.*anchor.init=\([^ ]*\).*/\1/p' /proc/cmdline); [ -n "$init" ] || init=/sbin/init
@@ -176,15 +221,36 @@ for d in bcm2837-rpi-3-b bcm2837-rpi-3-b-plus bcm2837-rpi-zero-2-w bcm2711-rpi-4
 done
 [ ${#boards[@]} -gt 0 ] || die "no Broadcom device trees in $DTB"
 cp "$W/anchor-alert.conf" "$B/anchor-alert.conf"
+# The LED ring's SPI: an overlay the firmware applies to each board's tree (system/boot/), checked
+# here on every tree the card carries (the firmware does the same with libfdt at power-on).
+mkdir -p "$B/overlays"
+dtc -q -@ -I dts -O dtb -o "$B/overlays/anchor-alert-spi.dtbo" "$HERE/system/boot/anchor-alert-spi.dts" ||
+    die "the SPI overlay does not compile"
+for d in "${boards[@]}"; do
+    fdtoverlay -i "$B/$d.dtb" -o "$W/merged.dtb" "$B/overlays/anchor-alert-spi.dtbo" ||
+        die "the SPI overlay does not apply to $d.dtb"
+    [ "$(fdtget "$W/merged.dtb" /soc/spi@7e204000 status)" = okay ] &&
+        fdtget "$W/merged.dtb" /soc/spi@7e204000/spidev@0 reg >/dev/null ||
+        die "the SPI overlay leaves $d.dtb without spidev0.0"
+done
 cat > "$B/config.txt" <<'EOF'
 # Raspberry Pi boot firmware settings for Anchor Alert (image/build-pi-image.sh).
-# Debian's 64-bit kernel, and the small initramfs that mounts the root read-only under RAM.
+# Debian's 64-bit kernel, and the small initramfs that mounts the card's partitions (the root
+# read-only under RAM).
 arm_64bit=1
 kernel=vmlinuz
 initramfs initrd.img followkernel
-# The UART on GPIO14/15 for a GPS HAT (/dev/serial0); it also fixes the core clock, so the
-# mini UART's baud rate holds on a Pi 3 and Zero 2 W.
+# UART: the one on GPIO14/15 for a GPS HAT (/dev/serial0, read by gpsd). It also fixes the core
+# clock, so the mini UART's baud rate holds on a Pi 3 and Zero 2 W. No console on it.
 enable_uart=1
+# SPI: SPI0 for the LED ring, data on GPIO10 (pin 19), /dev/spidev0.0. Debian's kernel boots
+# the mainline device trees, where "dtparam=spi=on" does nothing; this overlay turns SPI0 on.
+dtoverlay=anchor-alert-spi
+# Watchdog: the SoC's (bcm2835-wdt) is on in the mainline device trees, so it needs no line
+# here ("dtparam=watchdog=on" is for Raspberry Pi's own trees). The initramfs loads its driver
+# and systemd feeds /dev/watchdog0 (RuntimeWatchdogSec=14s): a hung Pi resets itself.
+# Sound: the siren is a USB sound adapter, which needs no line here; the Pi's own audio output
+# stays off (no "dtparam=audio=on"), so the adapter is the only sound card.
 # No screen: the GPU gets the least memory.
 gpu_mem=16
 # Debian's kernel uses the mainline device trees, named per board.
@@ -220,7 +286,7 @@ mkfs.vfat -F 32 -n ANCHOR-BOOT -i 414e4348 "$W/p1" >/dev/null
 mcopy -s -m -i "$W/p1" "$B"/* ::/
 mke2fs -q -t ext4 -L anchor-root -U 6e63686f-722d-4f6f-8f74-000000000002 -E root_owner=0:0 -d "$R" "$W/p2" ${ROOT_MB}M ||
     die "the root does not fit in $ROOT_MB MiB"
-mke2fs -q -t ext4 -L anchor-data -U 6e63686f-722d-4f6f-8f74-000000000003 "$W/p3" $(( (2048 - 1 - BOOT_MB - ROOT_MB) ))M
+mke2fs -q -t ext4 -L anchor-data -U 6e63686f-722d-4f6f-8f74-000000000003 -E root_owner="$ids" "$W/p3" $(( (2048 - 1 - BOOT_MB - ROOT_MB) ))M
 dd if="$W/p1" of="$IMG.tmp" bs=1M seek=1 conv=notrunc,sparse status=none
 dd if="$W/p2" of="$IMG.tmp" bs=1M seek=$((1 + BOOT_MB)) conv=notrunc,sparse status=none
 dd if="$W/p3" of="$IMG.tmp" bs=1M seek=$((1 + BOOT_MB + ROOT_MB)) conv=notrunc,sparse status=none

@@ -26,6 +26,12 @@ fi
 need_host_tools mmdebstrap:mmdebstrap
 mkdir -p "$IMAGE_CACHE"
 exec 9>"$IMAGE_CACHE/.trixie.lock"; flock 9
+# Asked again under the lock: another run (scripts/test.sh makes the root in the background
+# while its first steps run) may have finished the root while this one waited.
+if [ "${1:-}" != --force ] && [ -f "$ROOT/.anchor-stamp" ] && [ "$(cat "$ROOT/.anchor-stamp")" = "$stamp" ]; then
+    say "reusing $ROOT, made while this waited for its lock"
+    echo "$ROOT"; exit 0
+fi
 # A root that only lacks packages is topped up: far cheaper than a new one.
 if [ "${1:-}" != --force ] && [ -x "$ROOT/usr/libexec/swift/bin/swift" ] && [ -d "$ROOT/opt/swift-arm64" ]; then
     say "adding packages to $ROOT"

@@ -54,11 +54,41 @@ build_module() {
     built_modules+="$m "
 }
 
+# The targets run side by side, one per core (FUZZ_JOBS, default nproc): each is one libFuzzer
+# process on one core for its full time, as when they ran one after another. While a target is
+# still being built, one core is kept for the compiler.
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+[ "$jobs_max" -ge 1 ] 2>/dev/null || jobs_max=1
+trap 'kill $(jobs -rp) 2>/dev/null' EXIT
+throttle() {   # waits until fewer than jobs_max runs are going
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+}
+run_target() {   # run_target NAME BIN: the verdict goes to $build/NAME.verdict
+    local name=$1 bin=$2 corpus=$build/corpus/$1 artifacts=$build/artifacts/$1 log=$build/$1.log
+    local seeds=() rc runs cov
+    mkdir -p "$corpus" "$artifacts"
+    [ -d "Fuzz/seeds/$name" ] && seeds=("Fuzz/seeds/$name")
+    "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1
+    rc=$?
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+    if [ $rc -eq 0 ]; then
+        echo "$name: ${runs:-?} runs in ${seconds}s, coverage ${cov:-?} edges, corpus $(ls "$corpus" | wc -l) inputs, no crash, no hang" >"$build/$name.verdict"
+    else
+        { echo "$name: FAILED (exit $rc) after ${runs:-?} runs; see $log and $artifacts/"
+          grep -m5 -E "ERROR|Fatal error|SUMMARY|deadly signal|timeout" "$log" | sed 's/^/    /'
+        } >"$build/$name.verdict"
+    fi
+}
+
 failures=0
 summary=()
+ran=()
 for line in "${TARGETS[@]}"; do
     read -r name modules entry <<<"$line"
     if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
+    throttle
     objects=()
     ok=1
     for m in ${modules//,/ }; do
@@ -71,29 +101,26 @@ for line in "${TARGETS[@]}"; do
         [ "${PIPESTATUS[0]}" -eq 0 ] || ok=0
     fi
     if [ $ok -eq 0 ]; then
-        summary+=("$name: FAILED to build")
+        echo "$name: FAILED to build" >"$build/$name.verdict"
+        ran+=("$name")
+        continue
+    fi
+    rm -f "$build/$name.verdict"
+    echo "fuzz: running $name for ${seconds}s"
+    run_target "$name" "$bin" &
+    ran+=("$name")
+done
+wait
+for name in "${ran[@]}"; do
+    if [ ! -s "$build/$name.verdict" ]; then
+        summary+=("$name: FAILED: its run left no verdict")
         failures=$((failures + 1))
         continue
     fi
-    corpus=$build/corpus/$name
-    artifacts=$build/artifacts/$name
-    mkdir -p "$corpus" "$artifacts"
-    seeds=()
-    [ -d "Fuzz/seeds/$name" ] && seeds=("Fuzz/seeds/$name")
-    log=$build/$name.log
-    echo "fuzz: running $name for ${seconds}s"
-    "$bin" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1
-    rc=$?
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
-    if [ $rc -eq 0 ]; then
-        summary+=("$name: ${runs:-?} runs in ${seconds}s, coverage ${cov:-?} edges, corpus $(ls "$corpus" | wc -l) inputs, no crash, no hang")
-    else
-        summary+=("$name: FAILED (exit $rc) after ${runs:-?} runs; see $log and $artifacts/")
-        grep -m5 -E "ERROR|Fatal error|SUMMARY|deadly signal|timeout" "$log" | sed 's/^/    /'
-        failures=$((failures + 1))
-    fi
+    verdict=$(head -1 "$build/$name.verdict")
+    summary+=("$verdict")
+    [[ $verdict == *"no crash, no hang" ]] || failures=$((failures + 1))
+    tail -n +2 "$build/$name.verdict"
 done
 
 echo "fuzz summary:"

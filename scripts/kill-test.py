@@ -84,17 +84,44 @@ def start(switch, out=subprocess.DEVNULL):
     return p
 
 
+# What `status` says changes only when the box renames a new snapshot over status.json (it
+# writes one when what it says changed, and once per status interval), or when the box dies. A
+# wait for a state asks `status` again once that file was replaced: one stat per few
+# milliseconds instead of a process per try (each `status` process took 60 to 160 ms on a
+# loaded 2-core machine, and a start after a kill waited through several). The gate lets a try
+# through after `most` seconds anyway, so a change it cannot see only slows a wait down.
+snapshot_path = os.path.join(runtime, "status.json")
+
+
+def snapshot_id():
+    try:
+        st = os.stat(snapshot_path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns, st.st_ctime_ns, st.st_size
+
+
+def wait_snapshot(seen, end, p=None, most=0.5):
+    """Until status.json is no longer the one `seen` (an id taken before the last `status`)."""
+    until = min(end, time.monotonic() + most)
+    while time.monotonic() < until and snapshot_id() == seen:
+        if p is not None and p.poll() is not None:
+            return
+        time.sleep(0.003)
+
+
 # Waits end on the event; their limits are only for a box that never answers, with a margin a
 # loaded 2-core machine keeps (a start took over 5 s there with the load average past 100).
 def wait_answering(p, pid_seen=None, limit=30.0):
     end = time.monotonic() + limit
     while time.monotonic() < end:
+        seen = snapshot_id()
         s = status()
         if s is not None and s["box"]["pid"] == p.pid:
             return s
         if p.poll() is not None:
             return None
-        time.sleep(0.01)
+        wait_snapshot(seen, end, p)
     return None
 
 
@@ -197,6 +224,7 @@ for cycle in range(cycles):
         os.kill(p.pid, signal.SIGUSR1)
         end = time.monotonic() + 60
         while time.monotonic() < end:
+            seen = snapshot_id()
             s = status()
             if s and (s["alarm"]["state"] != "off") != armed:
                 armed = s["alarm"]["state"] != "off"
@@ -206,6 +234,7 @@ for cycle in range(cycles):
                 seen_in_status("ringing")
                 break
             time.sleep(0.05)
+            wait_snapshot(seen, end)
         check(ringing, f"cycle {cycle}: armed on a dragging boat, never rang")
         # A receipt after the alarm: from here the alarm is on the card.
         pending = [k for k, v in maybe.items() if v == "status"]
@@ -251,12 +280,13 @@ for cycle in range(cycles):
             # Acknowledged once a status shows it (the snapshot follows the journal's sync).
             end = time.monotonic() + 0.5
             while time.monotonic() < end:
+                seen = snapshot_id()
                 s = status()
                 if s and (s["alarm"]["state"] != "off") == (switch and anchor is not None):
                     armed = s["alarm"]["state"] != "off"
                     seen_in_status("armed")
                     break
-                time.sleep(0.01)
+                wait_snapshot(seen, end)
             if time.monotonic() >= kill_at:
                 break
             continue

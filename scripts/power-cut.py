@@ -3,7 +3,7 @@
 
     power-cut.py BINARY DECISIONS CUTS [SEED]
 
-1. The journal's directory is on ext4 on a dm-log-writes device: the kernel records every write,
+1. The journal's directory is on ext4 (or XFS or F2FS: POWER_CUT_FS) on a dm-log-writes device: the kernel records every write,
    flush and FUA that reaches the "card", in the order the card saw them.
 2. The real `anchor-alert run --simulate hold` takes DECISIONS decisions (alert radius, each a
    value of its own, mark and release) over its control socket. Before a decision is sent a mark
@@ -12,7 +12,7 @@
    card when it was cut.
 3. The card is rebuilt as it stood at CUTS points of that log: just after a flush (a card that
    drops every unflushed write) and at points between flushes (the writes since the last flush
-   reached the card in part). On each image: ext4 mounts it, `anchor-alert recap` must list every
+   reached the card in part). On each image: the file system mounts it, `anchor-alert recap` must list every
    decision whose receipt was given and none that was never sent, and the box must start on it,
    answer, and have restored the last decision on the image.
 
@@ -37,7 +37,16 @@ cuts_wanted = int(sys.argv[3])
 seed = int(sys.argv[4]) if len(sys.argv) > 4 else 2026
 rng = random.Random(seed)
 work = "/tmp/power-cut"
-fs_mb = 256   # the box asks for attention below 128 MB free: a card that size
+# The card's file system (POWER_CUT_FS, scripts/test-powercut.sh --fs): ext4, as the Pi image
+# ships the journal's partition (image/build-pi-image.sh, image/system/fstab.append), or XFS or
+# F2FS, where a missing sync may show differently.
+fs = os.environ.get("POWER_CUT_FS", "ext4")
+if fs not in ("ext4", "xfs", "f2fs"):
+    print(f"power-cut: setup failed: POWER_CUT_FS={fs} (ext4, xfs or f2fs)")
+    print("power-cut: 0 passed, 1 failed")
+    sys.exit(1)
+# The box asks for attention below 128 MB free: a card that size (XFS makes none under 300 MB).
+fs_mb = 320 if fs == "xfs" else 256
 # ext4's data mode (POWER_CUT_EXT4_DATA, scripts/test-powercut.sh --writeback): "ordered", the
 # Debian default, commits a new file's directory entry with its data; "writeback" does not, so a
 # missing directory sync shows there.
@@ -46,6 +55,13 @@ if ext4_data not in ("ordered", "writeback"):
     print(f"power-cut: setup failed: POWER_CUT_EXT4_DATA={ext4_data} (ordered or writeback)")
     print("power-cut: 0 passed, 1 failed")
     sys.exit(1)
+
+# The box's segments are this small (the box's test-only ANCHOR_ALERT_TEST_SEGMENT_BYTES,
+# Sources/Appliance/Runtime/Wiring.swift), so within a few dozen decisions segments fill, rotate
+# and the oldest are deleted (compaction) while the log records: those writes are cut too.
+segment_bytes = os.environ.get("POWER_CUT_SEGMENT_BYTES", "512")
+os.environ["ANCHOR_ALERT_TEST_SEGMENT_BYTES"] = segment_bytes
+sabotage = os.environ.get("POWER_CUT_SABOTAGE", "")
 
 passed = failed = 0
 failures = []
@@ -93,9 +109,15 @@ config = os.path.join(work, "anchor-alert.conf")
 libc = ctypes.CDLL("libc.so.6", use_errno=True)
 
 
-def mount_ext4(dev, target):
+# Mount options: ext4's data mode; XFS refuses a second file system with the same UUID (the
+# two workers' cards are copies of one) unless told.
+mount_opts = {"ext4": f"data={ext4_data}", "xfs": "nouuid", "f2fs": ""}[fs]
+fs_name = f"ext4 data={ext4_data}" if fs == "ext4" else fs
+
+
+def mount_card(dev, target):
     """None when mounted, else why not."""
-    if libc.mount(dev.encode(), target.encode(), b"ext4", 0, f"data={ext4_data}".encode()) == 0:
+    if libc.mount(dev.encode(), target.encode(), fs.encode(), 0, mount_opts.encode() or None) == 0:
         return None
     return f"mount {dev}: {os.strerror(ctypes.get_errno())}"
 
@@ -136,10 +158,13 @@ def status(runtime):
         return None
 
 
-def start_box(journal, runtime):
+def start_box(journal, runtime, test_segments=True):
+    env = dict(os.environ)
+    if not test_segments:
+        env.pop("ANCHOR_ALERT_TEST_SEGMENT_BYTES", None)
     return subprocess.Popen([binary, "run", "--config", config, "--simulate", "hold",
                              "--journal-dir", journal, "--runtime-dir", runtime],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
 
 
 def wait_answering(p, runtime, limit=60.0):
@@ -167,7 +192,7 @@ def stop(p, runtime):
 
 # ------------------------------------------------------------------ record
 sh("modprobe", "loop")
-sh("modprobe", "ext4")
+sh("modprobe", fs)
 sh("modprobe", "dm-log-writes")
 sh("modprobe", "dm-snapshot")
 os.makedirs(work, exist_ok=True)
@@ -178,7 +203,8 @@ base, replay, logimg, cowimg = (os.path.join(work, n) for n in ("base.img", "rep
 for path, mb in ((base, fs_mb), (logimg, 768), (cowimg, fs_mb)):
     with open(path, "wb") as f:
         f.truncate(mb << 20)
-sh("mkfs.ext4", "-q", "-F", "-E", "nodiscard", base)
+sh(*{"ext4": ["mkfs.ext4", "-q", "-F", "-E", "nodiscard"], "xfs": ["mkfs.xfs", "-q", "-f", "-K"],
+      "f2fs": ["mkfs.f2fs", "-q", "-f", "-t", "0"]}[fs], base)
 # The card before the box touched it: the log is replayed onto a copy, one per worker, made
 # now (the data device itself ends as the card after the last write).
 sh("cp", "--sparse=always", base, replay)
@@ -191,8 +217,8 @@ sh("dmsetup", "mknodes")   # no udev in the VM
 card = "/dev/mapper/pclog"
 mnt, run_dir = os.path.join(work, "card"), os.path.join(work, "run")
 os.makedirs(mnt, exist_ok=True)
-sh("mount", "-t", "ext4", "-o", f"data={ext4_data}", card, mnt)
-print(f"power-cut: ext4 data={ext4_data}", flush=True)
+sh("mount", "-t", fs, *(["-o", mount_opts] if mount_opts else []), card, mnt)
+print(f"power-cut: {fs_name}", flush=True)
 
 
 def mark(name):
@@ -200,71 +226,115 @@ def mark(name):
 
 
 journal = os.path.join(mnt, "journal")
-box = start_box(journal, run_dir)
-if wait_answering(box, run_dir) is None:
-    check(False, "the box did not answer on the logged card")
-    stop(box, run_dir)
-    print(f"power-cut: {passed} passed, {failed} failed")
-    sys.exit(1)
-
-sent = []       # (i, kind, value): "radius" metres, "mark" receipt coordinate text, "release"
+sent = []       # (i, kind, value, rc): "radius" metres, "mark" receipt coordinate text, "release"
 receipted = set()
 anchored = False
 started = time.monotonic()
-for i in range(decisions):
-    if not anchored and rng.random() < 0.2:
-        kind, cmd = "mark", ["mark"]
-    elif anchored and rng.random() < 0.15:
-        kind, cmd = "release", ["release"]
-    else:
-        # Each decision a radius of its own, so the recap tells which decision it saw.
-        kind, cmd = "radius", ["radius", str(20 + i)]
-    mark(f"s{i}")
-    rc, out = client(run_dir, *cmd)
-    value = str(20 + i) if kind == "radius" else None
-    if rc == 0 and kind == "mark":
-        value = out.strip().splitlines()[-1].split(" at ")[-1]
-        anchored = True
-    if rc == 0 and kind == "release":
-        anchored = False
-    sent.append((i, kind, value))
-    if rc == 0:
-        # After the receipt: the decision must be on the card from here on.
-        mark(f"r{i}")
-        receipted.add(i)
-    elif kind == "mark":
-        time.sleep(0.5)   # too few fresh fixes yet: the box refuses, and says so
+# A fixed cycle, so marks and releases repeat (a lost second "Anchor released" must show): two
+# radii, a mark, two radii, a release. Each radius a value of its own.
+CYCLE = ("radius", "radius", "mark", "radius", "radius", "release")
+
+
+def night(first, count, tag):
+    """One box start on the logged card and `count` decisions from `first`; then the power goes."""
+    global anchored
+    box = start_box(journal, run_dir)
+    if wait_answering(box, run_dir) is None:
+        check(False, f"the box did not answer on the logged card ({tag})")
+        stop(box, run_dir)
+        print(f"power-cut: {passed} passed, {failed} failed")
+        sys.exit(1)
+    for i in range(first, first + count):
+        kind = CYCLE[i % len(CYCLE)]
+        if kind == "mark" and anchored or kind == "release" and not anchored:
+            kind = "radius"
+        cmd = ["radius", str(20 + i)] if kind == "radius" else [kind]
+        mark(f"s{i}")
+        rc, out = client(run_dir, *cmd)
+        value = str(20 + i) if kind == "radius" else None
+        if rc == 0 and kind == "mark":
+            value = out.strip().splitlines()[-1].split(" at ")[-1]
+            anchored = True
+        if rc == 0 and kind == "release":
+            anchored = False
+        sent.append((i, kind, value, rc))
+        if rc == 0:
+            # After the receipt: the decision must be on the card from here on.
+            mark(f"r{i}")
+            receipted.add(i)
+        elif kind == "mark":
+            time.sleep(0.5)   # too few fresh fixes yet: the box refuses, and says so
+    box.send_signal(signal.SIGKILL)   # the power goes: no clean shutdown's flush
+    box.wait()
+
+
+def tear_tail():
+    """The newest segment gets a torn record at its end, as a cut in the middle of a write leaves
+    one: the next start's recovery cuts it and syncs (writes that are cut in their turn)."""
+    names = sorted(n for n in os.listdir(journal) if n.startswith("journal-") and n.endswith(".log"))
+    if not names:
+        check(False, "the first night left no segment to tear")
+        return
+    # 32 bytes that start like a record's header but can never be a whole record.
+    torn = bytes([0x5a, 0xa5, 0x10, 0x00, 0x06, 0x01]) + bytes(range(1, 27))
+    with open(os.path.join(journal, names[-1]), "ab") as f:
+        f.write(torn)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+first_night = decisions // 2
+night(0, first_night, "the first start, on an empty card")
+tear_tail()
+mark("torn")
+# A restart on a card that already holds a night (and a torn tail): its recovery's truncation
+# and sync, its new segment and its compaction are recorded and cut like any other write.
+night(first_night, decisions - first_night, "the restart on the card holding a night")
 check(len(receipted) >= decisions // 2, f"only {len(receipted)} of {decisions} decisions got a receipt")
-kill_at = time.monotonic()
-box.send_signal(signal.SIGKILL)   # the power goes: no clean shutdown's flush
-box.wait()
 record_s = time.monotonic() - started
+# Rotation and compaction happened while the log recorded: the segments the card holds at the end.
+held = sorted(n for n in os.listdir(journal) if n.startswith("journal-"))
+print(f"power-cut: the card holds {len(held)} segments, {held[0][8:-4].lstrip('0')} to {held[-1][8:-4].lstrip('0')} "
+      f"(segments of {segment_bytes} bytes, the journal two of them: older ones are deleted)" if held else
+      "power-cut: the card holds no segment", flush=True)
 sh("umount", mnt)
 sh("dmsetup", "remove", "pclog")
 
 # ------------------------------------------------------------------ the log
 SECTOR = 512
 FLUSH, FUA, DISCARD, MARK = 1, 2, 4, 8
-entries = []   # (flags, sector, nr_sectors, data_offset_in_log or mark name)
-with open(logimg, "rb") as log:
-    magic, version, nr_entries, sectorsize = struct.unpack("<QQQI", log.read(28))
-    if magic != 0x6A736677736872:
-        check(False, "dm-log-writes left no log")
-        print(f"power-cut: {passed} passed, {failed} failed")
-        sys.exit(1)
-    pos = sectorsize
-    for _ in range(nr_entries):
-        log.seek(pos)
-        head = log.read(sectorsize)
-        sector, nr, flags, datalen = struct.unpack("<QQQQ", head[:32])
-        pos += sectorsize
-        if flags & MARK:
-            entries.append((flags, 0, 0, head[32:32 + datalen].rstrip(b"\0").decode()))
-        elif flags & DISCARD:
-            entries.append((flags, sector, nr, None))
-        else:
-            entries.append((flags, sector, nr, pos))
-            pos += nr * sectorsize
+
+
+def read_log(path):
+    """dm-log-writes' log: [(flags, sector, nr_sectors, data offset in the log or mark name)]
+    and the sector size, or None when the device left none."""
+    entries_ = []
+    with open(path, "rb") as log:
+        magic, version, nr_entries, sectorsize_ = struct.unpack("<QQQI", log.read(28))
+        if magic != 0x6A736677736872:
+            return None
+        pos = sectorsize_
+        for _ in range(nr_entries):
+            log.seek(pos)
+            head = log.read(sectorsize_)
+            sector, nr, flags, datalen = struct.unpack("<QQQQ", head[:32])
+            pos += sectorsize_
+            if flags & MARK:
+                entries_.append((flags, 0, 0, head[32:32 + datalen].rstrip(b"\0").decode()))
+            elif flags & DISCARD:
+                entries_.append((flags, sector, nr, None))
+            else:
+                entries_.append((flags, sector, nr, pos))
+                pos += nr * sectorsize_
+    return entries_, sectorsize_
+
+
+got = read_log(logimg)
+if got is None:
+    check(False, "dm-log-writes left no log")
+    print(f"power-cut: {passed} passed, {failed} failed")
+    sys.exit(1)
+entries, sectorsize = got
 
 # Where each mark stands, and the cut points: after every flush or FUA write, and between them.
 mark_at = {e[3]: k for k, e in enumerate(entries) if e[0] & MARK}
@@ -288,6 +358,9 @@ if cuts_wanted > len(candidates):
 if cuts_wanted < len(candidates):
     step = len(candidates) / cuts_wanted
     candidates = [candidates[int(j * step)] for j in range(cuts_wanted)]
+# Every AGAIN-th cut is cut a second time, during the start on it (POWER_CUT_AGAIN_EVERY).
+every = int(os.environ.get("POWER_CUT_AGAIN_EVERY", "4"))
+cut_again = {n for n in range(len(candidates)) if every > 0 and n % every == every - 1}
 print(f"power-cut: {len(entries)} log entries ({len(flushes)} flushes or FUA writes) from {decisions} "
       f"decisions, {len(receipted)} with a receipt, recorded in {record_s:.0f} s", flush=True)
 # A log with fewer writes than the cuts asked for cannot give them: a failure, never a smaller
@@ -299,7 +372,7 @@ check(len(candidates) >= cuts_wanted,
 # Two workers, each with its own rebuilt card, snapshot and box, take alternate cuts: the VM has
 # two CPUs, and a cut is mostly the box starting under emulation.
 lock = threading.Lock()
-checked = lost = failed_starts = done = 0
+checked = lost = failed_starts = done = done_again = 0
 # Where a cut's time goes (summed over both workers), printed at the end.
 phase = {"replay": 0.0, "attach": 0.0, "check": 0.0, "detach": 0.0}
 
@@ -312,7 +385,7 @@ def spent(name, since):
 
 
 def says(d):
-    i, kind, value = d
+    i, kind, value, rc = d
     if kind == "radius":
         return f"Alert radius: {value} m"
     if kind == "mark":
@@ -320,21 +393,172 @@ def says(d):
     return "Anchor released"
 
 
-def worker(w, cuts, replay_img, cow_dev):
+def is_note(x, d):
+    return x.startswith(says(d)) if d[1] == "mark" else x == says(d)
+
+
+def judge(seen, cut, first_segment_there):
+    """Matches the card's decision notes to the box's decisions by identity: the k-th decision on
+    the card is one decision the box took, in the order it took them, never a look-alike of
+    another (a lost second "Anchor released" is not hidden by the first). Returns (problems,
+    checked, missing, expected state) for the cut."""
+    # What could be on the card: every decision the box accepted (a receipt) or may have (no
+    # answer in time), sent before the cut. A refused mark wrote nothing.
+    cands = [d for d in sent if d[3] in (0, 99) and mark_at[f"s{d[0]}"] < cut]
+    must = [d for d in sent if d[0] in receipted and mark_at[f"r{d[0]}"] < cut]
+    matched = []
+    if seen:
+        # The card holds a run of them with nothing left out but those that got no answer; the
+        # run starts later than the first only where compaction deleted the oldest segments.
+        best = (-1, None, None)   # the longest partial run, where it broke, what came next
+        for a in range(len(cands)):
+            k, run = a, []
+            for x in seen:
+                while k < len(cands) and cands[k][3] == 99 and not is_note(x, cands[k]):
+                    k += 1
+                if k < len(cands) and is_note(x, cands[k]):
+                    run.append(cands[k])
+                    k += 1
+                else:
+                    if len(run) > best[0]:
+                        best = (len(run), x, says(cands[k]) if k < len(cands) else "nothing")
+                    run = None
+                    break
+            if run:
+                matched = run
+                break
+        else:
+            # Not the box's decisions in order: one is lost between others, or repeated, or
+            # was never taken. A failure of its own; the count of lost ones can't be told.
+            return ([f"the card's {len(seen)} decisions are not the box's decisions one by one in "
+                     f"order: after {best[0]} of them the card has '{best[1]}', the box's next was "
+                     f"'{best[2]}'"], len(must), [], None)
+    present = {d[0] for d in matched}
+    lo = matched[0][0] if matched else None
+    # Before the run: deleted by compaction, unless the box's first segment is still there.
+    compacted = [d for d in must if d[0] not in present and lo is not None and d[0] < lo and not first_segment_there]
+    missing = [d for d in must if d[0] not in present and d not in compacted]
+    # The state the box must restore: that after the last decision on the card, by identity.
+    last = matched[-1][0] if matched else -1
+    radius, anchor = None, False
+    for d in cands:
+        if d[0] > last:
+            break
+        if d[3] == 99 and d[0] not in present:
+            continue
+        if d[1] == "radius":
+            radius = d[2]
+        else:
+            anchor = d[1] == "mark"
+    return [], len(must) - len(compacted), missing, (radius, anchor, matched[-1] if matched else None)
+
+
+def worker(w, *args):
     # Any exception ends this worker's remaining cuts: a failure of the run, with its traceback,
     # never a smaller run that passes (the count of cuts judged is compared with those asked for).
     try:
-        work_cuts(w, cuts, replay_img, cow_dev)
+        work_cuts(w, *args)
     except BaseException as e:
         with lock:
             traceback.print_exc()
             check(False, f"worker {w} stopped: {type(e).__name__}: {e}")
 
 
-def work_cuts(w, cuts, replay_img, cow_dev):
-    global checked, lost, failed_starts, done
+def examine(w, dev, where, cut, runtime, cut_mnt):
+    """One cut card: it mounts, the recap holds every receipted decision by its identity and
+    nothing sent after the cut, and the box starts on it and restores the last decision there.
+    The box runs on `dev` (its start's own writes go there). Returns True when judged."""
+    global checked, lost, failed_starts
+    why = mount_card(dev, cut_mnt)
+    if why:
+        with lock:
+            check(False, f"{where}: the file system does not mount: {why}")
+            failed_starts += 1
+        return True
+    j = os.path.join(cut_mnt, "journal")
+    first_segment_there = os.path.exists(os.path.join(j, "journal-0000000000000001.log"))
+    # The box starts on the card while the recap reads it. It starts with the box's own segment
+    # size, so its start cuts a torn tail and adds a segment, never deletes one the recap is
+    # about to read.
+    tc = time.monotonic()
+    boxp = start_box(j, runtime, test_segments=False)
+
+    def recap():
+        # Generous: on a loaded host under emulation a recap beside a starting box has taken
+        # more than 30 s. One that never answers is its own failure, never "lost".
+        rc, out = client(runtime, "recap", "--json", "--since", "100000h", "--journal", j, timeout=180)
+        if rc == 1:
+            return rc, []   # no journal the recap can read: it holds no decision
+        try:
+            return rc, [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else None
+        except (ValueError, KeyError):
+            return rc, None
+    rc, notes = recap()
+    unread = notes is None
+    seen = [x for x in notes or [] if x.startswith(("Alert radius:", "Anchor marked", "Anchor released"))]
+    if sabotage == "lost-release":
+        # Test-only (scripts/test-powercut.sh --sabotage lost-release): the card lost its last
+        # "Anchor released" where an earlier one is still there.
+        rel = [k for k, x in enumerate(seen) if x == "Anchor released"]
+        if len(rel) >= 2:
+            del seen[rel[-1]]
+    # Every receipted decision is there, each by its own identity, and nothing that was never
+    # sent (the rebuilt card is the card as it was, not a later one).
+    problems, judged, missing, expect = judge(seen, cut, first_segment_there)
+    s = wait_answering(boxp, runtime)
+    tc = spent("check", tc)
+    stop(boxp, runtime)
+    with lock:
+        if unread:
+            check(False, f"{where}: recap could not read the card (exit {rc})")
+        else:
+            checked += judged
+            lost += len(missing)
+            for p in problems:
+                check(False, f"{where}: {p}")
+            if not check(not missing, f"{where}: {len(missing)} of {judged} receipted decisions lost, first {missing[:1]}"):
+                # What the card held, to tell a lost decision from a recap that could not read it.
+                listing = sh("ls", "-la", j, check_rc=False).stdout.strip().replace("\n", "; ")
+                print(f"  recap exit {rc}, {len(seen)} decisions, last {seen[-3:]}; journal: {listing}", flush=True)
+            if not check(s is not None, f"{where}: the box did not start and answer"):
+                failed_starts += 1
+            else:
+                if expect is not None and expect[0] is not None:
+                    check(f"{s['alert_radius_m']:g}" == expect[0],
+                          f"{where}: restored alert radius {s['alert_radius_m']}, the last decision on the card is {expect[2]}")
+                if expect is not None and expect[1] is not None:
+                    check((s.get("anchor") is not None) == expect[1],
+                          f"{where}: restored anchor {s.get('anchor')}, the last decision on the card is {expect[2]}")
+                bad = [f["says"] for f in s.get("faults", []) if f["kind"] == "journal" and f["says"].startswith("Journal:")]
+                if not check(not bad, f"{where}: the journal was damaged by the cut: {bad}"):
+                    failed_starts += 1
+    if unread:
+        libc.umount2(cut_mnt.encode(), 0)
+    else:
+        umount(cut_mnt)
+    spent("detach", tc)
+    return True
+
+
+def apply_log(dst, entries_, log_path, upto):
+    """Writes log entries 0..upto onto the open device or image `dst`."""
+    with open(log_path, "rb") as log:
+        for k in range(upto + 1):
+            flags, sector, nr, where = entries_[k]
+            if flags & MARK or nr == 0:
+                continue
+            dst.seek(sector * sectorsize)
+            if flags & DISCARD:
+                dst.write(bytes(nr * sectorsize))
+            else:
+                log.seek(where)
+                dst.write(log.read(nr * sectorsize))
+
+
+def work_cuts(w, cuts, replay_img, cow_dev, rec_log, rec_dev):
+    global done, done_again
     rdev = None
-    name = f"pccut{w}"
+    name, rec = f"pccut{w}", f"pcrec{w}"
     cut_mnt, runtime = os.path.join(work, f"cut{w}"), os.path.join(work, f"cut-run{w}")
     os.makedirs(cut_mnt, exist_ok=True)
     applied = -1
@@ -342,7 +566,7 @@ def work_cuts(w, cuts, replay_img, cow_dev):
         for n, cut in cuts:
             # Test-only sabotage (scripts/test-powercut.sh --sabotage worker-exception): worker 1
             # raises a KeyError from its second cut on, as a status field that went missing would.
-            if os.environ.get("POWER_CUT_SABOTAGE") == "worker-exception" and w == 1 and n > 1:
+            if sabotage == "worker-exception" and w == 1 and n > 1:
                 raise KeyError("sabotage: a missing status field")
             tc = time.monotonic()
             for k in range(applied + 1, cut + 1):
@@ -364,80 +588,53 @@ def work_cuts(w, cuts, replay_img, cow_dev):
                     rdev = losetup(replay_img, "-r")
             # No udev in the VM to wait for.
             sh("dmsetup", "create", "--noudevsync", name, "--table", f"0 {size} snapshot {rdev} {cow_dev} N 8")
-            where = f"cut {n} at log entry {cut}"
-            why = mount_ext4(dm_node(name), cut_mnt)
-            if why:
-                with lock:
-                    check(False, f"{where}: the file system does not mount: {why}")
-                    failed_starts += 1
-                    done += 1   # judged: a failure
-                sh("dmsetup", "remove", "--noudevsync", name)
-                continue
-            must = [d for d in sent if d[0] in receipted and mark_at[f"r{d[0]}"] < cut]
-            could = [d for d in sent if mark_at[f"s{d[0]}"] < cut]
-            j = os.path.join(cut_mnt, "journal")
-            # The box starts on the card while the recap reads it (safe while the box runs, and
-            # the box's start only cuts a torn tail and adds a segment).
-            t0 = tc = spent("attach", tc)
-            boxp = start_box(j, runtime)
-            def recap():
-                # Generous: on a loaded host under emulation a recap beside a starting box has
-                # taken more than 30 s. One that never answers is its own failure, never "lost".
-                rc, out = client(runtime, "recap", "--json", "--since", "100000h", "--journal", j, timeout=180)
-                if rc == 1:
-                    return rc, []   # no journal the recap can read: it holds no decision
-                try:
-                    return rc, [x["says"] for x in json.loads(out)["notes"]] if rc == 0 else None
-                except (ValueError, KeyError):
-                    return rc, None
-            rc, notes = recap()
-            # Every receipted decision is there.
-            unread = notes is None
-            notes = notes or []
-            seen = [x for x in notes if x.startswith(("Alert radius:", "Anchor marked", "Anchor released"))]
-            missing = [d for d in must if not any(x.startswith(says(d)) for x in seen)]
-            # Nothing that was never sent (the rebuilt card is the card as it was, not a later one).
-            later = [says(d) for d in sent if d not in could and d[1] == "radius"]
-            # The box starts on the card and restores the last decision written there.
-            s = wait_answering(boxp, runtime)
-            tc = spent("check", tc)
-            stop(boxp, runtime)
-            if os.environ.get("POWER_CUT_TIMES"):
-                print(f"cut {n}: start {time.monotonic() - t0:.1f} s, since the cut began {time.monotonic() - tc:.1f} s", flush=True)
+            again = n in cut_again
+            dev = dm_node(name)
+            if again:
+                # The box's start on this card (the mount's journal replay, recovery's
+                # truncation and sync, its new segment) is itself logged, to be cut in its turn.
+                sh("dmsetup", "create", "--noudevsync", rec, "--table", f"0 {size} log-writes {dev} {rec_dev}")
+                dev = dm_node(rec)
+            spent("attach", tc)
+            examine(w, dev, f"cut {n} at log entry {cut}", cut, runtime, cut_mnt)
             with lock:
-                if unread:
-                    check(False, f"{where}: recap could not read the card (exit {rc})")
-                    done += 1
-                    libc.umount2(cut_mnt.encode(), 0)
-                    sh("dmsetup", "remove", "--noudevsync", name, check_rc=False)
-                    continue
-                checked += len(must)
-                lost += len(missing)
-                if not check(not missing, f"{where}: {len(missing)} of {len(must)} receipted decisions lost, first {missing[:1]}"):
-                    # What the card held, to tell a lost decision from a recap that could not read it.
-                    listing = sh("ls", "-la", j, check_rc=False).stdout.strip().replace("\n", "; ")
-                    print(f"  recap exit {rc}, {len(notes)} notes {notes[-3:]}; journal: {listing}", flush=True)
-                check(not any(x in later for x in seen), f"{where}: the card holds a decision sent after the cut")
-                if not check(s is not None, f"{where}: the box did not start and answer"):
-                    failed_starts += 1
-                else:
-                    radii = [x for x in seen if x.startswith("Alert radius:")]
-                    if radii:
-                        check(f"Alert radius: {s['alert_radius_m']:g} m" == radii[-1],
-                              f"{where}: restored alert radius {s['alert_radius_m']}, the card's last is {radii[-1]}")
-                    anchors = [x for x in seen if x.startswith(("Anchor marked", "Anchor released"))]
-                    if anchors:
-                        check((s.get("anchor") is not None) == anchors[-1].startswith("Anchor marked"),
-                              f"{where}: restored anchor {s.get('anchor')}, the card's last is {anchors[-1]}")
-                    bad = [f["says"] for f in s.get("faults", []) if f["kind"] == "journal" and f["says"].startswith("Journal:")]
-                    if not check(not bad, f"{where}: the journal was damaged by the cut: {bad}"):
-                        failed_starts += 1
                 done += 1
                 if done % 100 == 0:
                     print(f"power-cut: {done} cuts so far, {lost} decisions lost, {failed_starts} failed starts", flush=True)
-            umount(cut_mnt)
+            if again:
+                sh("dmsetup", "remove", "--noudevsync", rec)
             sh("dmsetup", "remove", "--noudevsync", name)
-            spent("detach", tc)
+            if not again:
+                continue
+            # A second cut during the recovery of the first: the card as it was at the first cut,
+            # plus the writes of the start on it up to a point among them.
+            tc = time.monotonic()
+            got = read_log(rec_log)
+            if got is None:
+                with lock:
+                    check(False, f"cut {n}: the start on it left no log to cut again")
+                    done_again += 1
+                continue
+            rentries, _ = got
+            rwrites = [k for k, e in enumerate(rentries) if not e[0] & MARK]
+            if not rwrites:
+                with lock:
+                    check(False, f"cut {n}: the start on it wrote nothing to cut")
+                    done_again += 1
+                continue
+            p = random.Random(seed * 1000 + n).choice(rwrites)
+            sh("dmsetup", "create", "--noudevsync", name, "--table", f"0 {size} snapshot {rdev} {cow_dev} N 8")
+            dev = dm_node(name)
+            with open(dev, "r+b") as d:
+                apply_log(d, rentries, rec_log, p)
+                d.flush()
+                os.fsync(d.fileno())
+            spent("attach", tc)
+            examine(w, dev, f"cut {n} cut again at write {rwrites.index(p) + 1} of its start's {len(rwrites)}",
+                    cut, runtime, cut_mnt)
+            with lock:
+                done_again += 1
+            sh("dmsetup", "remove", "--noudevsync", name)
 
 
 workers = []
@@ -447,7 +644,10 @@ for w in range(2):
     with open(cow, "wb") as f:
         f.truncate(fs_mb << 20)
     share = [(n, c) for n, c in enumerate(candidates) if n % 2 == w]
-    workers.append(threading.Thread(target=worker, args=(w, share, img, losetup(cow))))
+    rec_log = os.path.join(work, f"reclog{w}.img")
+    with open(rec_log, "wb") as f:
+        f.truncate(128 << 20)
+    workers.append(threading.Thread(target=worker, args=(w, share, img, losetup(cow), rec_log, losetup(rec_log))))
 for t in workers:
     t.start()
 for t in workers:
@@ -456,8 +656,10 @@ for t in workers:
 elapsed = time.monotonic() - started
 # Every cut asked for ran and was judged, or the run fails.
 check(done == cuts_wanted, f"{done} of {cuts_wanted} cuts asked for ran and were judged")
-print(f"power-cut: {done} cuts run of {cuts_wanted} asked for, {checked} receipted decisions checked across them, "
-      f"{lost} lost, {failed_starts} failed starts, in {elapsed:.0f} s")
+check(done_again == len(cut_again), f"{done_again} of {len(cut_again)} second cuts asked for ran and were judged")
+print(f"power-cut: {done} cuts run of {cuts_wanted} asked for, {done_again} of them cut again during the start "
+      f"on them, {checked} receipted decisions checked across them, {lost} lost, {failed_starts} failed starts, "
+      f"in {elapsed:.0f} s")
 print("power-cut: time per cut: " + ", ".join(f"{k} {v / max(done, 1):.2f} s" for k, v in phase.items())
       + f" (two workers; record {record_s:.0f} s)")
 if failures:

@@ -9,6 +9,8 @@
 #                                   40 minutes here, by the load: image/README.md; software
 #                                   emulation on one vCPU), then the Pi image's build
 #                                   (image/build-pi-image.sh, about 4 minutes with the roots cached)
+#                                   and its boot as a Raspberry Pi 3B (boot-test.sh --pi, under
+#                                   qemu-system-aarch64 -M raspi3b: image/README.md)
 #
 # Every step's output goes to stderr; the last line is "image: N passed, M failed".
 set -uo pipefail
@@ -28,10 +30,32 @@ step() {   # step NAME COMMAND...
 deb_amd64() { ls -t out/anchor-alert_*_amd64.deb 2>/dev/null | head -1; }
 deb_arm64() { ls -t out/anchor-alert_*_arm64.deb 2>/dev/null | head -1; }
 
+# The install test is mostly the download and unpacking of a fresh Debian 12 root, the arm64
+# step mostly compiling: the install test runs in the background beside the arm64 step, its
+# output kept and printed whole after it, its verdict counted as any step's.
+bg_pid="" bg_name="" bg_log="" bg_t0=0
+trap '[ -z "$bg_pid" ] || kill "$bg_pid" 2>/dev/null; [ -z "$bg_log" ] || rm -f "$bg_log"' EXIT
+step_bg() {   # step_bg NAME COMMAND...: starts it
+    bg_name=$1; shift
+    bg_log=$(mktemp); bg_t0=$(date +%s)
+    "$@" >"$bg_log" 2>&1 &
+    bg_pid=$!
+}
+step_bg_wait() {   # waits for the step step_bg started and counts it
+    [ -n "$bg_pid" ] || return 0
+    local rc t1
+    wait "$bg_pid"; rc=$?; t1=$(date +%s); bg_pid=""
+    echo "== $bg_name (in the background from $((t1 - bg_t0)) s ago)" >&2
+    cat "$bg_log" >&2; rm -f "$bg_log"; bg_log=""
+    if [ $rc = 0 ]; then passed=$((passed+1)); summary+=("ok   $bg_name ($((t1-bg_t0)) s, in the background)")
+    else failed=$((failed+1)); summary+=("FAIL $bg_name ($((t1-bg_t0)) s, in the background, exit $rc)"); fi
+}
+
 step "amd64 package, lintian clean" image/build-deb.sh --arch amd64 --lintian &&
-    step "install, remove, purge in a fresh Debian 12 root" image/test-install.sh "$(deb_amd64)"
+    step_bg "install, remove, purge in a fresh Debian 12 root" image/test-install.sh "$(deb_amd64)"
 step "arm64 package for Pi OS trixie (Swift 6.0.3 cross build, replay under qemu-aarch64, lintian)" \
     image/build-deb.sh --arch arm64 --lintian
+step_bg_wait
 if [ $FULL = 1 ]; then
     if [ -n "$(deb_amd64)" ]; then
         step "boot test: the amd64 twin of the Pi image under QEMU" image/boot-test/boot-test.sh "$(deb_amd64)"
@@ -46,7 +70,9 @@ if [ $FULL = 1 ]; then
     fi
     if [ -n "$(deb_arm64)" ]; then
         step "the Pi image: out/anchor-alert-pi-arm64.img from Debian trixie arm64" \
-            image/build-pi-image.sh "$(deb_arm64)"
+            image/build-pi-image.sh "$(deb_arm64)" &&
+            step "boot test: the Pi image as the SD card of qemu-system-aarch64 -M raspi3b" \
+                image/boot-test/boot-test.sh --pi out/anchor-alert-pi-arm64.img
     fi
 fi
 printf '%s\n' "${summary[@]}"

@@ -4,7 +4,8 @@
 # through Debian's mosquitto with a fleet of simulated boxes (retained topics, discovery, the
 # last will, commands with receipts, `anchor-alert fleet`, a drag reaching the fleet view, the
 # broker killed and restarted); gpsd reading a chartplotter's NMEA over tcp://; the systemd
-# unit's allowed addresses derived from the configuration. `--full` runs 200 boxes; the
+# unit's allowed addresses derived from the configuration; the GPS-lost text as NMEA and Signal K
+# clients read it as time goes on. `--full` runs 200 boxes; the
 # default run 20 (FLEET_BOXES=N).
 # Prints "test-network: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
@@ -26,10 +27,10 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $1"; }
 bad() { failed=$((failed + 1)); echo "  FAILED: $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-BOX=; BROKER=; FLEET=; FEED=; GPSD=; TLSB=; BOXES=()
+BOX=; BROKER=; FLEET=; FEED=; GPSD=; TLSB=; LOST=; BOXES=()
 N=${FLEET_BOXES:-20}; [ "${1:-}" = "--full" ] && N=${FLEET_BOXES:-200}
 cleanup() {
-    for p in $BOX $FLEET "${BOXES[@]}" $BROKER $GPSD $FEED $TLSB; do kill "$p" 2>/dev/null; done
+    for p in $BOX $FLEET "${BOXES[@]}" $BROKER $GPSD $FEED $TLSB $LOST; do kill "$p" 2>/dev/null; done
     wait 2>/dev/null; rm -rf "$D"
 }
 trap cleanup EXIT
@@ -337,6 +338,10 @@ check "one of two boxes named twin yields and says why, the other stays on ($yie
 check "the twin's topics are steady: once online, one identity, over 6 s ($(tr '\n' ' ' <"$D/twin-topics.txt"))" \
     test "$(grep -c '^anchor-alert/twin/online online$' "$D/twin-topics.txt")" -eq 1 -a "$(wc -l <"$D/twin-topics.txt")" -eq 2
 for p in "${BOXES[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; BOXES=()
+# The GPS-lost text as NMEA and Signal K clients read it takes about 30 s of waiting on one
+# light box: it runs beside the sections from here on and is read at the end.
+/usr/bin/python3 scripts/network/gps_lost_text.py "$BIN" "$D/lost" >"$D/lost.log" 2>&1 &
+LOST=$!
 echo "MQTT against large messages (scripts/network/mqtt_limits.py)"
 out=$(/usr/bin/python3 scripts/network/mqtt_limits.py "$BIN" "$D/limits" 2>&1); rc=$?
 echo "$out"
@@ -500,5 +505,12 @@ if command -v systemd-analyze >/dev/null; then
     check "the generator writes the drop-in" grep -q '^IPAddressAllow=10.0.0.2$' "$G/anchor-alert.service.d/50-network-allow.conf"
 fi
 
+echo "The GPS-lost text, as a plotter and a Signal K server read it (scripts/network/gps_lost_text.py)"
+wait "$LOST"; rc=$?; LOST=
+out=$(cat "$D/lost.log")
+echo "$out"
+passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
+failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
+[ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "gps_lost_text.py exited $rc without a check failing"
 echo "test-network: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -32,6 +32,30 @@ vm_setup() {
 }
 
 ./scripts/install-deps.sh || { echo "install-deps failed"; exit 1; }
+
+# The trixie build root that test-image cross-builds in takes minutes to make from an empty image
+# cache, almost all of it download and unpacking: image/trixie-root.sh makes it in the
+# background, at low priority and in its own process group, while the steps before test-image
+# run. test-image waits for it; its own image/trixie-root.sh then finds the root made (it asks
+# again under the root's lock), or makes it itself if the background run failed, which is
+# printed before test-image starts.
+root_log=$(mktemp)
+setsid -w nice -n 10 image/trixie-root.sh >"$root_log" 2>&1 &
+root_pid=$!
+trap '[ -z "$root_pid" ] || kill -- -"$root_pid" 2>/dev/null; rm -f "$root_log"' EXIT
+root_wait() {
+    [ -n "$root_pid" ] || return 0
+    local t0=$SECONDS rc
+    echo "==> waiting for the trixie build root (image/trixie-root.sh in the background)"
+    wait "$root_pid"; rc=$?
+    if [ "$rc" -eq 0 ]; then
+        echo "==> trixie build root ready: $(tail -1 "$root_log") (waited $((SECONDS - t0)) s)"
+    else
+        echo "==> the background image/trixie-root.sh FAILED (exit $rc); test-image makes the root itself. Its log ended:"
+        tail -20 "$root_log" | sed 's/^/    /'
+    fi
+    root_pid=""
+}
 if [ -x ../shared/vm/run-in-vm.sh ]; then
     step "VM setup (gpio-sim)" vm_setup
 else
@@ -43,6 +67,7 @@ step "build" swift build --build-tests
 step "swift test" swift test --skip-build --skip "DriversTests.GPSD" --skip "DriversTests.ALSASirenLoopbackTests"
 for t in scripts/test-*.sh; do
     [ -e "$t" ] || continue
+    [ "$t" = scripts/test-image.sh ] && root_wait
     step "$(basename "$t" .sh)" "$t" $full
 done
 

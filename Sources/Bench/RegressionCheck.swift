@@ -1,8 +1,12 @@
+import Posix
+import WatchCore
 /// The regression check CI runs (`anchor-bench --check`, from `scripts/test-bench.sh`): a fixed,
 /// deterministic set of simulated runs whose false alarms and missed drags must be zero. It
 /// drives the rule under test exactly as the benchmark does (the box through `Replay`) and judges
 /// only outcomes against the simulated truth: when it rang, whether the GPS fault came, whether
 /// the ring said Holding with the boat far outside. It knows nothing of how the verdict is made.
+/// `ANCHOR_CHECK_TRACE=CASE,RUN` (both from 0, in the order printed) prints that run's readings
+/// from 15 s before the exit to the ring, with what the watch measured: for looking into a failure.
 enum RegressionCheck {
     struct Case {
         var name: String
@@ -161,6 +165,9 @@ enum RegressionCheck {
                 let s = item.fixed?(i) ?? item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))
                 let o = contender.run(s)
                 total += 1
+                if let tr = Process.environment("ANCHOR_CHECK_TRACE"), tr == "\(c),\(i)", case .box(let st) = contender.kind {
+                    RegressionCheck.trace(s, st, o.firstAlarm ?? 0)
+                }
                 if let why = item.judge(s, o, contender.isBox) {
                     failed.append("run \(i + 1): \(why)")
                 } else if o.holdingBeyondNoise > 0 {
@@ -176,5 +183,21 @@ enum RegressionCheck {
             progress(line)
         }
         return (lines, failures, total)
+    }
+}
+
+extension RegressionCheck {
+    static func trace(_ s: Scenario, _ settings: WatchSettings, _ ring: Double) {
+        var r = Probes.armedReplay(s, settings)
+        let exit = s.exitT ?? 0
+        print("exit \(exit) bound \(s.boundT ?? 0) ring \(ring)")
+        for (k, reading) in s.readings.enumerated() {
+            r.feed(reading)
+            let t = reading.received.seconds
+            guard t > exit - 15, t <= ring + 1 else { continue }
+            let n = r.watch.noise
+            let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
+            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) \(r.watch.verdict)")
+        }
     }
 }

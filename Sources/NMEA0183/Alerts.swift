@@ -79,7 +79,7 @@ public enum BoxAlerts {
             guard let fault = status.faults.first(where: { $0.kind == kind }) else { continue }
             out.append(Alert(key: .init(identifier: gpsIdentifier, instance: inst), priority: .warning,
                              state: fault.pushes && status.faultSounding ? .unacknowledged : .acknowledged,
-                             title: title, description: fault.message, alarmNumber: anchorAlarmNumber + inst))
+                             title: title, description: text(fault, status), alarmNumber: anchorAlarmNumber + inst))
         }
         // A decision announced while this is active was carried out but not saved.
         if let fault = status.faults.first(where: { $0.kind == .journal }) {
@@ -88,6 +88,12 @@ public enum BoxAlerts {
                              title: "Journal failing", description: fault.message, alarmNumber: journalAlarmNumber))
         }
         return out
+    }
+
+    /// A GPS fault's words as of now: the GPS-lost fault says how long since the last usable
+    /// reading (a changed text goes out with the next repetition, as a new revision).
+    static func text(_ fault: Fault, _ status: WatchStatus) -> String {
+        fault.kind == .gpsLost ? status.gpsLostText ?? fault.message : fault.message
     }
 
     /// Alert instances run 1 to 999999; episodes beyond wrap (a box would need a million alarms).

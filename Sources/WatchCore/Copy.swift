@@ -80,23 +80,24 @@ public enum Copy {
         }
     }
 
-    public static func gpsLostFault(for grace: Duration) -> String {
-        "GPS: no usable GPS reading for \(countdown(grace)), can't judge a drag"
+    public static func gpsLostFault(for lost: Duration) -> String {
+        "GPS: no usable GPS reading for \(countdown(lost)), can't judge a drag"
     }
 
     /// The GPS fault in the words of its cause: readings that arrive but can't be judged are
-    /// not "no reading". `judgeable` is the smallest alert radius the receiver's accuracy can judge.
-    public static func gpsFault(_ reason: CantJudgeReason, grace: Duration, radius: Meters, judgeable: Meters?) -> String {
+    /// not "no reading". `lost` is how long it has been so (the grace as the fault is raised);
+    /// `judgeable` the smallest alert radius the receiver's accuracy can judge.
+    public static func gpsFault(_ reason: CantJudgeReason, for lost: Duration, radius: Meters, judgeable: Meters?) -> String {
         switch reason {
         case .poorAccuracy:
             if let judgeable {
                 "GPS: accuracy too poor for a \(radius) alert radius, \(judgeable) or more can be judged"
             } else {
-                "GPS: accuracy too poor for a \(radius) alert radius for \(countdown(grace)), can't judge a drag"
+                "GPS: accuracy too poor for a \(radius) alert radius for \(countdown(lost)), can't judge a drag"
             }
-        case .noFix: "GPS: the receiver has had no position for \(countdown(grace)), can't judge a drag"
-        case .implausible: "GPS: readings jumped further than a boat can move for \(countdown(grace)), can't judge a drag"
-        case .noReading, .stale, .tooFewReadings: gpsLostFault(for: grace)
+        case .noFix: "GPS: the receiver has had no position for \(countdown(lost)), can't judge a drag"
+        case .implausible: "GPS: readings jumped further than a boat can move for \(countdown(lost)), can't judge a drag"
+        case .noReading, .stale, .tooFewReadings: gpsLostFault(for: lost)
         }
     }
 

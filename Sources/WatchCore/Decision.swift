@@ -61,9 +61,7 @@ public struct Receipt: Hashable, Sendable {
     /// radius it can (`Watch.smallestJudgeableRadius`).
     public var judgeable: Meters? = nil
 
-    /// A snooze accepted with no alarm ringing: it silenced the fault sound, not an alarm.
-    public var silencesFault: Bool {
-        if case .snooze = decision, alarm.kind != .snoozed { return true }
-        return false
-    }
+    /// A snooze that silenced the fault sound for a while, not an alarm (no alarm rang, or the
+    /// one rung was already snoozed): it answers no episode and leaves no record.
+    public var silencesFault = false
 }

@@ -52,6 +52,9 @@ public struct Watch: Sendable {
     private var gpsDebt: Duration = .zero
     private var gpsDebtAt: Instant?
     private var judgedSince: Instant?
+    /// The GPS-lost fault the watch raised: when, and the words it was raised with, so its
+    /// text can say how long the GPS has been lost as time goes on (`gpsLostText(at:)`).
+    private var gpsLostRaised: (fault: Fault, at: Instant, reason: CantJudgeReason, judgeable: Meters?)?
 
     struct RadialFix: Hashable, Sendable {
         var at: Instant
@@ -75,6 +78,82 @@ public struct Watch: Sendable {
         var widened: Bool
         /// It stood beyond the alert radius when it came: it says the boat is outside.
         var beyond = false
+    }
+
+    /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
+    /// about its own slow mean (the swing), in a running root mean square.
+    public struct NoiseEstimate: Hashable, Sendable {
+        /// The slow mean of the distance to the anchor (where the boat lies), meters.
+        public internal(set) var level: Double?
+        /// The farthest that slow mean has been since the anchor was marked: the swing, meters.
+        public internal(set) var swing: Double = 0
+        var variance: Double?
+        /// Seconds of fixes the measurement has seen.
+        public internal(set) var measuredFor: Double = 0
+        var lastAt: Instant?
+        /// The spread of the weak fixes (2D, or no accuracy) about the same level, learnt like
+        /// `variance`.
+        var weakVariance: Double?
+        /// The receiver's usual reported accuracy (meters), learnt like `variance`.
+        var usualAccuracy: Double?
+        /// The reported speed over ground along the line from the anchor to the boat (m/s,
+        /// positive away), smoothed over `doppler_span`; its measured spread while holding.
+        public internal(set) var radialSpeed: Double = 0
+        var radialVariance: Double?
+        /// The same spread over `doppler_recent_span`.
+        var radialRecentVariance: Double?
+        /// Seconds of weak fixes the measurement has seen.
+        var weakFor: Double = 0
+        /// Whether the reported speed is the receiver's own (Doppler) or worked out from its
+        /// positions (as gpsd does for a receiver that reports none): the mean square of the
+        /// change in distance per second, and of its difference from the reported radial speed,
+        /// over `pairsFor` seconds of consecutive holding fixes.
+        var lastRadial: RadialFix?
+        public internal(set) var moveSquare = 0.0
+        public internal(set) var speedMiss = 0.0
+        public internal(set) var pairsFor = 0.0
+        /// The two radial speeds reported before this one (m/s; 0 for a reading without a
+        /// plausible speed): the smoothed speed follows the median of the last three, so one
+        /// reading's speed never moves it.
+        var priorRadial = 0.0, priorRadial2 = 0.0
+        /// The change of the distance per second, smoothed over `doppler_span` like the radial
+        /// speed (the track's own radial speed), and the fix it was last taken from.
+        public internal(set) var trackSpeed: Double = 0
+        var lastTrack: RadialFix?
+
+        /// The reported speed tells something the positions don't: measured for a minute, and
+        /// differing from the positions' own change by at least `doppler_independence` of it.
+        /// A speed worked out from the positions moves with their wander and is never evidence.
+        public func speedIndependent(_ s: WatchSettings) -> Bool {
+            pairsFor >= 60 && speedMiss > s.dopplerIndependence * moveSquare
+        }
+
+        /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
+        public func radialSigma(_ s: WatchSettings) -> Double {
+            let prior = s.dopplerPrior * s.dopplerPrior
+            return max(s.dopplerFloor, max(radialVariance ?? prior, radialRecentVariance ?? 0).squareRoot())
+        }
+
+        /// The reported speed says the boat moves away from the anchor: faster than the slowest
+        /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
+        /// The track agrees: the distance grew over the same span by at least `doppler_agreement`
+        /// of what the speed says.
+        public func movingAway(_ s: WatchSettings) -> Bool {
+            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+                && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
+        }
+
+        /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
+        /// measured (1 until they wander more).
+        public var weakScale: Double {
+            guard let w = weakVariance, let v = variance, w > v, v > 0 else { return 1 }
+            return (w / v).squareRoot()
+        }
+
+        /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
+        public func sigma(_ s: WatchSettings) -> Double {
+            max(s.noiseFloor.value, (variance ?? s.noisePrior.value * s.noisePrior.value).squareRoot())
+        }
     }
 
     public init(settings: WatchSettings = WatchSettings()) {
@@ -202,11 +281,16 @@ public struct Watch: Sendable {
 
     /// The reported velocity's component along the line from the anchor to the boat, m/s
     /// (positive away); nil when the reading has no speed or the boat is on the anchor.
+    /// A radial speed faster than `doppler_plausible` either way is no boat on a rode: no speed.
+    /// (Only the component along the line counts: a boat sailing on its anchor crosses that line
+    /// fast, but no rode lets it move away or toward the anchor that fast.)
     private func radialSpeed(_ reading: GPSReading, east: Double, north: Double, distance: Double) -> Double? {
         guard let speed = reading.speed else { return nil }
         if speed == 0 { return 0 }
         guard let track = reading.track, distance >= 1 else { return nil }
-        return speed * (sinDeg(track) * east + cosDeg(track) * north) / distance
+        let radial = speed * (sinDeg(track) * east + cosDeg(track) * north) / distance
+        if abs(radial) > settings.dopplerPlausible, !settings.guardsOff.contains(.dopplerOneReading) { return nil }
+        return radial
     }
 
     /// The accuracy worse than which a fix is no evidence at the current alert radius.
@@ -299,9 +383,9 @@ public struct Watch: Sendable {
         // Only a 3D fix of the receiver's usual accuracy is hastened: a 2D stretch, or a burst
         // of poor readings, wanders more than the receiver's measured wander says, and its
         // speed with it.
-        let scale = noise.wanderScale(weak: weak, accuracy: reading.accuracy?.value, settings)
-        let moving = noise.followRadialSpeed(radial, gap: gap, settings)
-            && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !noise.isBurst(reading.accuracy?.value))
+        let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
+        let moving = followRadialSpeed(radial, gap: gap, distance: distance, at: t)
+            && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !isBurst(reading.accuracy?.value))
         // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
         // wander measured on its own fixes all along, and keeps the deadband.
@@ -311,13 +395,60 @@ public struct Watch: Sendable {
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
         if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
-            noise.learnLevel(distance: distance, gap: gap, settings)
-            noise.learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap, settings)
-            noise.learnSpeedSource(distance: distance, radial: radial, at: t, settings)
+            learnNoise(distance: distance, gap: gap, at: t)
+            learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
+            learnSpeedSource(distance: distance, radial: radial, at: t)
         }
         noise.lastRadial = radial.map { _ in RadialFix(at: t, distance: distance) }
         samples.append(sample)
         return distance
+    }
+
+    /// How much more than the receiver's measured wander this fix may wander (at least 1).
+    private func wanderScale(weak: Bool, accuracy: Double?) -> Double {
+        var scale = 1.0
+        if weak { scale = noise.weakScale }
+        // A reported accuracy varies with the satellites in view; only one more than twice the
+        // usual (a burst of poor readings) says this fix wanders more, and by no more than the
+        // accuracy itself says: half of it (a 95% figure is about two of its own wanders) on top
+        // of the measured wander. A receiver whose usual is far below its measured wander (RTK:
+        // 0.02 m against a swing's yaw of 1.5 m) would otherwise have 0.8 m taken as 20 wanders.
+        if let accuracy, let usual = noise.usualAccuracy, usual > 0 {
+            scale = max(scale, min(accuracy / (2 * usual), 1 + accuracy / (2 * noise.sigma(settings))))
+        }
+        return scale
+    }
+
+    /// A fix whose reported accuracy is more than twice the receiver's usual: a burst of poor readings.
+    private func isBurst(_ accuracy: Double?) -> Bool {
+        guard let accuracy, let usual = noise.usualAccuracy, usual > 0 else { return false }
+        return accuracy > 2 * usual
+    }
+
+    /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
+    /// seconds since the last fix, lets it fade toward nothing) and says whether it carries the
+    /// boat away.
+    /// The speed followed is the median of the last three readings' (one reading's speed never
+    /// moves it); the track's change of distance is smoothed alike, to be compared with it.
+    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double, distance: Double, at t: Instant) -> Bool {
+        let span = settings.dopplerSpan.seconds
+        if dt > 1 {
+            noise.radialSpeed *= expCore(-(dt - 1) / span)
+            noise.trackSpeed *= expCore(-(dt - 1) / span)
+        }
+        let a = min(min(dt, 1) / span, 1)
+        let now = radial ?? 0
+        let p1 = noise.priorRadial, p2 = noise.priorRadial2
+        let followed = settings.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
+        noise.priorRadial2 = p1
+        noise.priorRadial = now
+        noise.radialSpeed += a * (followed - noise.radialSpeed)
+        if let last = noise.lastTrack {
+            let step = (t - last.at).seconds
+            if step > 0, step <= 2 { noise.trackSpeed += a * ((distance - last.distance) / step - noise.trackSpeed) }
+        }
+        noise.lastTrack = RadialFix(at: t, distance: distance)
+        return radial != nil && noise.movingAway(settings)
     }
 
     /// Page's cumulative sum on the excess beyond the alert radius in wanders, less the deadband,
@@ -335,6 +466,68 @@ public struct Watch: Sendable {
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return z + deadband
+    }
+
+    /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
+    private mutating func learnFix(weak: Bool, distance: Double, accuracy: Double?, gap: Double) {
+        let dt = min(gap, 10)
+        let b = min(dt / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
+        if weak, let level = noise.level {
+            // Learnt over the weak fixes' own time: 2D stretches come and go, and a rate set by
+            // all the fixes' time would take hours of them to learn how far they wander.
+            noise.weakFor += dt
+            let bw = min(dt / min(settings.noiseSpan.seconds, noise.weakFor + settings.noisePriorSpan.seconds), 1)
+            let r = distance - level
+            let w = noise.weakVariance ?? noise.variance ?? settings.noisePrior.value * settings.noisePrior.value
+            noise.weakVariance = w + bw * (r * r - w)
+        }
+        if let accuracy {
+            let u = noise.usualAccuracy ?? accuracy
+            noise.usualAccuracy = u + b * (accuracy - u)
+        }
+        let prior = settings.dopplerPrior * settings.dopplerPrior
+        let rv = noise.radialVariance ?? prior
+        let square = noise.radialSpeed * noise.radialSpeed
+        noise.radialVariance = rv + b * (square - rv)
+        let recent = settings.dopplerRecentSpan.seconds
+        if recent > 0 {
+            let rr = noise.radialRecentVariance ?? prior
+            let br = min(dt / min(recent, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
+            noise.radialRecentVariance = rr + br * (square - rr)
+        }
+    }
+
+    /// Compares the reported radial speed with the change of the distance since the last fix.
+    private mutating func learnSpeedSource(distance: Double, radial: Double?, at t: Instant) {
+        guard let radial, let last = noise.lastRadial else { return }
+        let dt = (t - last.at).seconds
+        guard dt > 0, dt <= 2 else { return }
+        // A speed worked out from the last two positions equals this change exactly.
+        let move = (distance - last.distance) / dt, miss = move - radial
+        noise.pairsFor += dt
+        let b = min(dt / min(settings.noiseSpan.seconds, noise.pairsFor), 1)
+        noise.moveSquare += b * (move * move - noise.moveSquare)
+        noise.speedMiss += b * (miss * miss - noise.speedMiss)
+    }
+
+    private mutating func learnNoise(distance: Double, gap: Double, at t: Instant) {
+        let dt = min(gap, 10)
+        guard let level = noise.level else {
+            noise.level = distance
+            noise.swing = distance
+            noise.measuredFor = 0
+            return
+        }
+        noise.measuredFor += dt
+        let a = dt / min(settings.swingSpan.seconds, noise.measuredFor)
+        let next = level + min(a, 1) * (distance - level)
+        noise.level = next
+        noise.swing = max(noise.swing, next)
+        let prior = settings.noisePrior.value * settings.noisePrior.value
+        let v = noise.variance ?? prior
+        let r = distance - next
+        let b = dt / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds)
+        noise.variance = v + min(b, 1) * (r * r - v)
     }
 
     /// Drops samples that left the window.
@@ -371,6 +564,15 @@ public struct Watch: Sendable {
         return .stale
     }
 
+    /// The GPS-lost fault's words as of `now`, while the fault the watch raised is up: the
+    /// same words as its message, with the time since the last usable reading in place of the
+    /// grace that raised it (with none since the watch started, the grace and the time since).
+    func gpsLostText(at now: Instant) -> String? {
+        guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
+        let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
+        return Copy.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+    }
+
     /// Judged this long without a break clears the GPS fault.
     static let gpsClearAfter: Duration = .seconds(10)
 
@@ -396,8 +598,9 @@ public struct Watch: Sendable {
                 var reason = CantJudgeReason.noReading
                 if case .cantJudge(let why) = verdict { reason = why }
                 let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
-                let message = Copy.gpsFault(reason, grace: settings.gpsGrace, radius: radius, judgeable: judgeable)
-                raise(Fault(.gpsLost, message), into: &out)
+                let fault = Fault(.gpsLost, Copy.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
+                gpsLostRaised = (fault, now, reason, judgeable)
+                raise(fault, into: &out)
             }
         } else {
             let since = judgedSince ?? now
@@ -476,10 +679,9 @@ public struct Watch: Sendable {
             apply(.snooze(episode: episode), at: now, into: &out)
             return
         }
+        // A fault sounding: snoozed for a while with a receipt, as `anchor-alert snooze` does.
         if faultSounding {
-            acknowledgedFaults.formUnion(faults.keys)
-            out.append(.faultSound(on: false))
-            out.append(.chirp(.acknowledge))
+            snoozeFaultSound(.snooze(episode: alarm.episode ?? 0), at: now, into: &out)
             return
         }
         switch press {
@@ -545,18 +747,16 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing, .snoozed:
+            case .ringing:
                 refuse(decision, .wrongEpisode, into: &out)
-            case .off, .armed:
+            case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
-                guard faultSounding else { return refuse(decision, .notRinging, into: &out) }
-                let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
-                faultSnoozed.formUnion(quiet)
-                acknowledgedFaults.formUnion(quiet)
-                faultSnoozeUntil = now + settings.snooze
-                out.append(.faultSound(on: false))
-                accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
+                snoozeFaultSound(decision, at: now, into: &out)
+            case .snoozed:
+                refuse(decision, .wrongEpisode, into: &out)
+            case .off, .armed:
+                refuse(decision, .notRinging, into: &out)
             }
 
         case .setRadius(let r):
@@ -581,6 +781,19 @@ public struct Watch: Sendable {
         noise = NoiseEstimate()
         gpsDebt = .zero
         judgedSince = nil
+    }
+
+    /// The fault sound silenced for `settings.snooze`: the faults sounding now stay shown and
+    /// sound again when it ends if they are still there (`endFaultSnooze`).
+    private mutating func snoozeFaultSound(_ decision: Decision, at now: Instant, into out: inout [Action]) {
+        let quiet = Set(faults.values.filter { $0.pushes && !acknowledgedFaults.contains($0.kind) }.map(\.kind))
+        faultSnoozed.formUnion(quiet)
+        acknowledgedFaults.formUnion(quiet)
+        faultSnoozeUntil = now + settings.snooze
+        out.append(.faultSound(on: false))
+        var receipt = Receipt(decision: decision, anchor: anchor, radius: radius, alarm: alarm, until: now + settings.snooze)
+        receipt.silencesFault = true
+        out.append(.accepted(receipt, chirp: .snooze))
     }
 
     private func accept(_ decision: Decision, chirp: Chirp, until: Instant? = nil, into out: inout [Action]) {

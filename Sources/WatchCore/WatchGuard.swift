@@ -10,4 +10,9 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// The wander, the usual accuracy and the speed's spread are learnt only while the evidence
     /// is no more than one fix could carry (a drag doesn't teach the watch that the receiver wanders).
     case noiseGate = "noise-gate"
+    /// The Doppler follows the median of the last three readings' speed, and a radial speed
+    /// faster than `dopplerPlausible` is no speed: one reading's speed never moves the deadband.
+    case dopplerOneReading = "doppler-one-reading"
+    /// The Doppler counts only while the track's change of distance agrees with it.
+    case dopplerTrack = "doppler-track"
 }

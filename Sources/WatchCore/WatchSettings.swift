@@ -55,6 +55,13 @@ public struct WatchSettings: Hashable, Sendable {
     /// The reported speed counts only once its difference from the positions' own change is at
     /// least this share of that change (a speed worked out from positions differs by nothing).
     public var dopplerIndependence: Double = 0.1
+    /// A reported speed whose component along the line from the anchor is faster than this
+    /// (m/s, about 6 kn, either way) is no boat on a rode: that reading has no speed. Across the
+    /// line a boat sailing on its anchor may be faster (the benchmark's boats reach 6 m/s).
+    public var dopplerPlausible: Double = 3
+    /// The speed counts only while the track agrees: the distance, its change smoothed over
+    /// `dopplerSpan` like the speed, grows at least this share of the smoothed radial speed.
+    public var dopplerAgreement: Double = 0.25
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0

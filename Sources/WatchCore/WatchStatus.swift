@@ -29,6 +29,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
     /// alert radius it can judge.
     public var judgeableRadius: Meters? = nil
+    /// While the GPS-lost fault is up: its words as of now, saying how long since the last
+    /// usable reading (the fault's `message` keeps the words it was raised with).
+    public var gpsLostText: String? = nil
 }
 
 extension Watch {
@@ -53,7 +56,8 @@ extension Watch {
             suggestedRadius: swingSuggestedRadius,
             wander: wander,
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } },
-            judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius)
+            judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
+            gpsLostText: gpsLostText(at: now)
         )
     }
 

@@ -54,6 +54,38 @@ final class ConfigSaidOnceTests: XCTestCase {
         XCTAssertFalse(trace.events.contains("siren fault"), "\(trace.events)")
         XCTAssertFalse(trace.events.contains("buzzer on"), "\(trace.events)")
     }
+
+    /// A `[gpio]` value that names no line (an offset with no chip to count it on) is a
+    /// configuration problem like a typo: `config --check` says it, and the box started through
+    /// its real wiring shows it in the one configuration fault, never sounded.
+    static let badLine = "[gpio]\nchip = \"any\"\nbutton = \"22\"\nbuzzer_enabled = false\nswitch_enabled = false\nbutton_enabled = false\n"
+    static let badLineSays = "Configuration: gpio.button must name a line (GPIO17) or an offset on gpio.chip"
+
+    func testConfigCheckSaysAGPIOValueThatNamesNoLine() {
+        XCTAssertTrue(FileManagerless.write(Self.badLine, to: config))
+        let check = runProgram([applianceBinary, "config", "--check", config])
+        XCTAssertEqual(check.code, 1, check.out)
+        XCTAssertTrue(check.out.contains(Self.badLineSays + "\n"), check.out)
+        XCTAssertFalse(check.out.contains("no problems"), check.out)
+    }
+
+    func testAGPIOValueThatNamesNoLineIsShownWithTheFilesProblemsNeverSounded() {
+        let trace = BoxTests.Trace()
+        let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
+                      annunciator: Annunciator(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
+                      log: BoxTests.FakeLog(trace), wall: { 1_700_000_000 })
+        let loaded = Configuration.parse(Self.badLine + "radiuss = 40\n[siren]\nenabled = false\n[ring]\nenabled = false\n")
+        let now = Instant(seconds: 10)
+        let devices = Wiring(config: loaded.configuration, now: now)
+            .devices(simulate: "hold", speed: 1, realSwitch: false, problems: loaded.problems)
+        defer { devices.shutdown() }
+        for f in devices.faults { box.handle(.faultRaised(f), now: now) }
+        XCTAssertEqual(devices.faults.filter { $0.kind == .config }.count, 1, "one configuration fault: \(devices.faults)")
+        XCTAssertEqual(box.watch.faults[.config]?.message, "Configuration: 2 problems, running on defaults for those keys")
+        XCTAssertTrue(loaded.problems.contains(Self.badLineSays), "\(loaded.problems)")
+        XCTAssertFalse(box.watch.faultSounding, "shown, never sounded: \(box.watch.faults)")
+        XCTAssertFalse(trace.events.contains("siren fault"), "\(trace.events)")
+    }
 }
 
 /// Writes a small file without Foundation.

@@ -117,6 +117,22 @@ final class AlertSentenceTests: XCTestCase {
         XCTAssertTrue(quiet[0].contains(",B,W,A,,10002,1,2,"), quiet[0])
     }
 
+    func testTheGPSLostTextSaysTheTimeSinceTheLastReadingNotTheGrace() {
+        var stream = AlertStream(talker: "II", repeatEvery: .seconds(30))
+        let fault = Fault(.gpsLost, "GPS: no usable GPS reading for 1:00, can't judge a drag")
+        var lost = status(.armed, faults: [fault], sounding: true)
+        lost.gpsLostText = "GPS: no usable GPS reading for 1:02, can't judge a drag"
+        let first = stream.update(BoxAlerts.alerts(from: lost), now: t0, wall: wall0)
+        XCTAssertTrue(first.contains { $0.contains("ALR") && $0.contains("GPS: no usable GPS reading for 1:02; can't") }, "\(first)")
+        // Six minutes on, the repetition carries the time as it is now, as a new revision.
+        lost.gpsLostText = "GPS: no usable GPS reading for 6:00, can't judge a drag"
+        let later = stream.update(BoxAlerts.alerts(from: lost), now: t0 + .seconds(298), wall: wall0 + 298)
+        let alf = later.filter { $0.hasPrefix("$IIALF,2,2,") }
+        XCTAssertEqual(alf.count, 1, "\(later)")
+        XCTAssertTrue(alf.first?.contains(",10002,1,2,0,GPS: no usable GPS reading for 6:00; can't") ?? false, "\(alf)")
+        XCTAssertTrue(later.contains { $0.contains("ALR") && $0.contains("for 6:00") }, "\(later)")
+    }
+
     func testManyAlertsSplitTheListThreeEntriesASentence() {
         var stream = AlertStream(talker: "II", repeatEvery: .seconds(30))
         let faults = [Fault(.gpsLost, "GPS: lost"), Fault(.gpsd, "GPS: gpsd is not running"), Fault(.receiver, "GPS: no receiver")]

@@ -82,8 +82,9 @@ final class DopplerTests: XCTestCase {
     /// One stray fix far out, with the Doppler saying "away", moves nothing.
     func testOneStrayFixWithSpeedMovesNothing() {
         var h = anchoredAndArmed { $0.dopplerFastest = .seconds(2) }
-        for _ in 0..<10 {
-            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 25), accuracy: 5,
+        // Moving out at 2 m/s, still inside the radius: the speed and the track agree.
+        for i in 0..<4 {
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20 + 2 * Double(i)), accuracy: 5,
                                        speed: 2, track: 0, received: h.now)))
             h.wait(1)
         }
@@ -142,8 +143,9 @@ final class DopplerTests: XCTestCase {
                                            speed: abs(v), track: v >= 0 ? 0 : 180, received: h.now)))
                 h.wait(1)
             }
-            for _ in 0..<40 {
-                h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20), accuracy: 5,
+            for i in 0..<40 {
+                // The track moves with the speed (a speed the track doesn't show never counts).
+                h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20 + 0.5 * Double(i)), accuracy: 5,
                                            speed: 0.5, track: 0, received: h.now)))
                 h.wait(1)
             }

@@ -197,6 +197,24 @@ final class EvidenceRuleTests: XCTestCase {
         XCTAssertTrue(h.actions.contains(.faultSound(on: false)))
     }
 
+    func testTheGPSLostTextSaysHowLongSinceTheLastUsableReading() {
+        var h = Harness()
+        h.anchored(armed: true)
+        let lastFix = h.watch.lastUsable!.received
+        h.wait(80)
+        let raisedWith = h.watch.faults[.gpsLost]?.message
+        XCTAssertEqual(raisedWith, "GPS: no usable GPS reading for 1:00, can't judge a drag", "raised with the grace")
+        h.wait((lastFix + .seconds(360) - h.now).seconds)
+        let status = h.watch.status(at: h.now)
+        XCTAssertEqual(h.now - lastFix, .seconds(360))
+        XCTAssertEqual(status.gpsLostText, "GPS: no usable GPS reading for 6:00, can't judge a drag",
+                       "six minutes after the last usable reading, the text says 6:00, not the grace")
+        XCTAssertEqual(status.faults.first { $0.kind == .gpsLost }?.message, raisedWith,
+                       "the fault itself keeps the words it was raised (and journaled) with")
+        h.fixes(12) { _ in (0, 0) }
+        XCTAssertNil(h.watch.status(at: h.now).gpsLostText, "no text once the fault clears")
+    }
+
     func testGPSLostWithTheAlarmOffIsNoFault() {
         var h = Harness()
         h.anchored(armed: false)

@@ -6,7 +6,10 @@
 # it stands and started again on the same disks; arm64: "system_reset"; no shutdown either way).
 #
 #   image/boot-test/boot-test.sh [--arch amd64|arm64] [--trivial] [DEB]
+#   image/boot-test/boot-test.sh --pi [IMG]
 #
+#   --pi       the Pi card itself (out/anchor-alert-pi-arm64.img, or IMG) booted as the SD card
+#              of qemu-system-aarch64 -M raspi3b: pi-boot-test.sh (its own checks and summary)
 #   --arch     amd64 (default): Debian 12 twin with this machine's kernel (make-image.sh);
 #              arm64: Debian trixie arm64 twin with Debian's arm64 kernel under
 #              qemu-system-aarch64 (make-arm64-image.sh): the Pi's own libraries (libgpiod 2,
@@ -22,6 +25,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd -P)
 MODE=full DEB= ARCH=amd64
+if [ "${1:-}" = --pi ]; then shift; exec "$HERE/pi-boot-test.sh" "$@"; fi
 while [ $# -gt 0 ]; do
     a=$1; shift
     case $a in

@@ -16,7 +16,10 @@ fault). Every delta is checked:
   SIGNALK_SCHEMAS names a directory holding the specification's `schemas/` folder: the delta
   by delta.json, and the full model each delta makes by signalk.json. The schemas are not
   shipped with this project, and nothing fetches them: without SIGNALK_SCHEMAS that part is
-  said not to have run.
+  said not to have run;
+- through the specification's own delta parser, FullSignalK (signalk_fullsignalk.js, with
+  node and Debian's node-lodash and node-debug), when that directory also holds the
+  specification's `src/`: every delta applied in order, each value then the model's.
 
 Prints "  ok:"/"  FAILED:" lines; exits 1 on any failure.
 """
@@ -118,6 +121,22 @@ def full_model(delta):
 
 schema_errors = []
 problems = []
+raw_lines = []  # every delta line read, in order, for the specification's parser
+
+
+def through_fullsignalk():
+    """Every delta read, in order, through the specification's FullSignalK (node, with
+    Debian's node-lodash and node-debug): what signalk_fullsignalk.js says, or None when
+    SIGNALK_SCHEMAS holds no src/fullsignalk.js or node is missing."""
+    if not SPEC or not os.path.exists(os.path.join(SPEC, "src", "fullsignalk.js")) or not os.path.exists("/usr/bin/node"):
+        return None
+    here = os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run(["/usr/bin/node", os.path.join(here, "signalk_fullsignalk.js"), SPEC], input=b"\n".join(raw_lines) + b"\n",
+                       capture_output=True, env=dict(os.environ, NODE_PATH="/usr/share/nodejs"))
+    try:
+        return json.loads(r.stdout.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"applied": 0, "problems": ["node exited %d: %s" % (r.returncode, r.stderr.decode()[-300:])]}
 
 
 def against_spec(delta):
@@ -157,6 +176,7 @@ class Server:
                     continue
                 problems.extend(documented(d))
                 against_spec(d)
+                raw_lines.append(raw)
                 self.deltas.append((time.monotonic(), d))
 
     def wait_for(self, pred, seconds):
@@ -298,6 +318,16 @@ try:
               % (len(schema_errors), ": " + "; ".join(schema_errors[:3]) if schema_errors else ""), not schema_errors)
     else:
         print("  (SIGNALK_SCHEMAS not set: checked against the documented fields only, not the specification's schemas)")
+    parsed = through_fullsignalk()
+    if parsed is not None:
+        check("every delta through the specification's own parser (FullSignalK): %d of %d applied, each value in the model "
+              "at its path with its timestamp and source (%d problems%s); the model ends with gnss %s"
+              % (parsed["applied"], len(raw_lines), len(parsed["problems"]),
+                 ": " + "; ".join(parsed["problems"][:3]) if parsed["problems"] else "", (parsed.get("gnss") or {}).get("state")),
+              parsed["applied"] == len(raw_lines) > 0 and not parsed["problems"]
+              and "anchor-alert" in parsed.get("sources", []) and (parsed.get("gnss") or {}).get("state") == "warn")
+    elif SPEC:
+        print("  (no src/fullsignalk.js in SIGNALK_SCHEMAS, or no node: the deltas did not go through the specification's parser)")
 finally:
     for p in boxes:
         if p.poll() is None:

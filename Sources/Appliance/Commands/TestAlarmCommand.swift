@@ -73,7 +73,6 @@ enum TestAlarmCommand: Command {
         var buzzerFault: Fault?
         if config.buzzerEnabled {
             let wired = Wiring(config: config, now: MonotonicClock.now()).gpio(realSwitch: false)
-            for problem in wired.problems { Console.error("anchor-alert: \(problem)") }
             if let b = wired.buzzer {
                 for case .faultRaised(let f) in b.start(now: MonotonicClock.now()) { buzzerFault = f }
                 buzzer = b.isWorking ? b : nil

@@ -1,3 +1,4 @@
+import Drivers
 import Posix
 import Recordings
 import WatchCore
@@ -135,6 +136,11 @@ extension Configuration {
             config.longPress = Configuration().longPress
             config.veryLongPress = Configuration().veryLongPress
         }
+        // The lines as the box will read them: a value that names no line is the file's problem
+        // like any other, said with the rest and shown, never sounded (the line keeps its default).
+        problems += GPIOSettings.from(chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine,
+                                      button: config.buttonLine, debounce: config.debounce, longPress: config.longPress,
+                                      veryLongPress: config.veryLongPress).problems
         // The watch's keys are checked together too: a combination that would switch the
         // evidence rule off keeps every evidence key at its default, and says why.
         let watchProblems = config.watchSettings.problems

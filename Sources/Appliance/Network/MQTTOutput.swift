@@ -352,7 +352,9 @@ final class MQTTOutput: Pollable, BoxObserver, BoxServer {
             self.client?.publish("\(self.base)/reply", Array(reply.json(id: "home-assistant-snooze").text.utf8), qos: 1, retain: false)
         }
         guard settings.acceptCommands else { return }
-        guard let episode = announcedEpisode else {
+        // No alarm rings but a fault sounds: the press snoozes the fault sound, as `anchor-alert
+        // snooze` does (the watch takes any episode for it then).
+        guard let episode = announcedEpisode ?? (box.watch.faultSounding ? 0 : nil) else {
             return answer(.error(code: "nothing_to_snooze", says: "Nothing to snooze: the alarm is not ringing"))
         }
         box.decide(.snooze(episode: episode), now: now, answer: answer)

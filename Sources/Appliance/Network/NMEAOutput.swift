@@ -10,35 +10,24 @@ import WatchCore
 /// waited for. What clients send is read in bounded lines; ACN and ACK are the only sentences
 /// it acts on, and only when `acknowledge_snoozes` is set, through the box's decision path.
 final class NMEAOutput: Pollable, BoxObserver, BoxServer {
-    private final class Client {
-        let socket: FileDescriptor
-        /// The descriptor's number, the key in `clients` (kept after the socket closes).
-        let fd: Int32
-        var inbox: [UInt8] = []
-        var outbox: [UInt8] = []
-        let connectedAt: Instant
-        /// Since when bytes have waited for this client (its kernel buffer full), or nil.
-        var behindSince: Instant?
-        init(_ socket: FileDescriptor, now: Instant) {
-            self.socket = socket
-            fd = socket.rawValue
-            connectedAt = now
-        }
-    }
-
     let settings: NMEASettings
     /// Bytes queued for one client that does not read before it is dropped.
-    var outboxLimit = 16 * 1024
+    var outboxLimit: Int {
+        get { fanOut.outboxLimit }
+        set { fanOut.outboxLimit = newValue }
+    }
+    private typealias Client = TCPFanOut.Client
     private var stream: AlertStream
     private let wall: () -> Double
-    private var listener: FileDescriptor?
-    private var clients: [Int32: Client] = [:]
+    /// The plotters: a new one past `max_clients` takes the place of the one furthest behind,
+    /// and one that leaves sent bytes untaken for `behindLimit` is dropped.
+    private let fanOut: TCPFanOut
     private var udp: FileDescriptor?
     private var udpTarget: SocketAddress?
     private var retryAt: Instant?
     private var problem: String?
     private var commands: [(AlertCommand, Client)] = []
-    private(set) var droppedClients = 0
+    var droppedClients: Int { fanOut.droppedClients }
     /// Connections the kernel holds for the box to accept: a burst of plotters (a boat's
     /// network coming up) waits there rather than being turned away by the kernel.
     static let backlog: Int32 = 64
@@ -54,20 +43,22 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
         self.settings = settings
         self.wall = wall
         self.now = now
+        fanOut = TCPFanOut(maxClients: settings.maxClients, whenFull: .replaceFurthestBehind,
+                           behindLimit: Self.behindLimit(repeatEvery: settings.repeatEvery))
         stream = AlertStream(talker: settings.talker, repeatEvery: .seconds(settings.repeatEvery))
         open(now: now)
     }
 
     deinit { close() }
 
-    var port: Int? { listener.flatMap { InetSocket.boundPort($0) } }
-    var clientCount: Int { clients.count }
+    var port: Int? { fanOut.port }
+    var clientCount: Int { fanOut.clientCount }
 
     private func open(now: Instant) {
         problem = nil
-        if listener == nil {
+        if !fanOut.isListening {
             do {
-                listener = try InetSocket.listen(host: settings.listen, port: settings.port, backlog: Self.backlog)
+                try fanOut.listen(host: settings.listen, port: settings.port, backlog: Self.backlog)
             } catch {
                 problem = "can't listen on \(settings.listen):\(settings.port) (\(error))"
             }
@@ -87,10 +78,7 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     }
 
     func close() {
-        for c in clients.values { c.socket.close() }
-        clients.removeAll()
-        listener?.close()
-        listener = nil
+        fanOut.close()
         udp?.close()
         udp = nil
     }
@@ -98,7 +86,7 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     /// The Systems Check's row for this output.
     var row: SystemsCheck.Row {
         if let problem { return SystemsCheck.Row(.nmeaOut, .attention, "No: \(problem); trying again") }
-        var where_ = "TCP port \(port ?? settings.port), \(clients.count) listening"
+        var where_ = "TCP port \(port ?? settings.port), \(fanOut.clientCount) listening"
         if let udpTarget { where_ += "; UDP to \(udpTarget)" }
         // The systemd unit lets in only the addresses nmea.allow lists (`config --network-allow`).
         if NetworkAllow.nmeaLocalOnly(settings) {
@@ -127,36 +115,22 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
 
     // MARK: - Pollable
 
-    func pollRequests() -> [PollRequest] {
-        var out: [PollRequest] = []
-        if let listener { out.append(PollRequest(fd: listener.rawValue, events: PollEvents.readable)) }
-        for c in clients.values.sorted(by: { $0.fd < $1.fd }) {
-            out.append(PollRequest(fd: c.fd, events: PollEvents.readable | (c.outbox.isEmpty ? 0 : PollEvents.writable)))
-        }
-        return out
-    }
+    func pollRequests() -> [PollRequest] { fanOut.pollRequests() }
 
     func nextDeadline() -> Instant? {
-        ([retryAt] + clients.values.map { $0.behindSince.map { $0 + behindLimit } }).compactMap { $0 }.min()
+        [retryAt, fanOut.nextDeadline()].compactMap { $0 }.min()
     }
 
     /// How long a client may leave sent bytes untaken: two repetitions, and at least 10 s.
-    var behindLimit: Duration { .seconds(max(10, 2 * settings.repeatEvery)) }
+    var behindLimit: Duration { Self.behindLimit(repeatEvery: settings.repeatEvery) }
+    static func behindLimit(repeatEvery: Double) -> Duration { .seconds(max(10, 2 * repeatEvery)) }
 
     func service(ready: [PollRequest], now: Instant) -> [Event] {
         self.now = now
         if let retryAt, now >= retryAt { open(now: now) }
         // A client that has not taken what it was sent for `behindLimit` is gone or stuck:
         // dropped by time, however few the bytes (22 every 30 s would take hours to fill).
-        for c in Array(clients.values) where c.behindSince.map({ now >= $0 + behindLimit }) ?? false { drop(c) }
-        for r in ready {
-            if r.fd == listener?.rawValue {
-                accept(now: now)
-            } else if let c = clients[r.fd] {
-                if r.events & PollEvents.writable != 0 { flush(c) }
-                if clients[r.fd] != nil, r.events & PollEvents.readableOrClosed != 0 { read(c) }
-            }
-        }
+        fanOut.service(ready: ready, now: now, greet: greet, received: read)
         return []
     }
 
@@ -189,6 +163,17 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
                 self.send([self.stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd,
                                                wall: self.wall())], to: fd)
             }
+        case .acn(let id, let instance?, let cmd) where (cmd == "A" || cmd == "S") && settings.acknowledgeSnoozes
+                && stream.activeAlerts.contains(where: { $0.key == .init(identifier: id, instance: instance) && $0.state == .unacknowledged })
+                && id != BoxAlerts.anchorIdentifier && box.watch.alarm.kind != .ringing:
+            // A fault's alert still sounding: its sound snoozed for a while, as `anchor-alert
+            // snooze` does with no alarm ringing (never the alarm: that is the anchor alert's).
+            // The ALF says acknowledged once the fault sound is quiet; refused, ARC.
+            box.decide(.snooze(episode: box.watch.alarm.episode ?? 0), now: now) { [weak self, weak fd] reply in
+                guard let self, let fd else { return }
+                if case .receipt = reply { return }
+                self.send([self.stream.refusal(identifier: id, instance: instance, command: cmd, wall: self.wall())], to: fd)
+            }
         case .acn(let id, let instance, let cmd):
             send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: fd)
         case .ack(BoxAlerts.anchorAlarmNumber):
@@ -207,8 +192,7 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
 
     private func broadcast(_ lines: [String]) {
         sentences += lines.count
-        let bytes = Array(lines.joined().utf8)
-        for c in Array(clients.values) { queue(bytes, to: c) }
+        fanOut.broadcast(Array(lines.joined().utf8), now: now)
         if let udp, let target = udpTarget {
             // One datagram per sentence, as IEC 61162-450 and plotters read them; a full
             // socket buffer loses a datagram, which UDP may do anyway.
@@ -219,82 +203,37 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     }
 
     private func send(_ lines: [String], to c: Client) {
-        guard clients[c.fd] === c, !lines.isEmpty else { return }
+        guard fanOut.isConnected(c), !lines.isEmpty else { return }
         sentences += lines.count
-        queue(Array(lines.joined().utf8), to: c)
-    }
-
-    private func queue(_ bytes: [UInt8], to c: Client) {
-        c.outbox += bytes
-        if c.outbox.count > outboxLimit { return drop(c) }
-        flush(c)
-    }
-
-    private func flush(_ c: Client) {
-        defer { c.behindSince = c.outbox.isEmpty ? nil : (c.behindSince ?? now) }
-        while !c.outbox.isEmpty {
-            do {
-                guard let n = try c.socket.sendNow(c.outbox) else { return }
-                guard n > 0 else { return drop(c) }
-                c.outbox.removeFirst(n)
-            } catch {
-                return drop(c)
-            }
-        }
+        fanOut.queue(Array(lines.joined().utf8), to: c, now: now)
     }
 
     // MARK: - Reading
 
-    private func accept(now: Instant) {
-        for _ in 0..<4 {
-            guard let socket = try? listener?.accept() else { return }
-            // A small kernel buffer too: a stuck plotter holds at most this plus the outbox.
-            socket.setSendBuffer(16 * 1024)
-            // Full: the new one takes the place of the client furthest behind (the most bytes
-            // waiting), else the longest connected, so idle connections can't lock a new
-            // plotter out; a plotter dropped that way reconnects.
-            if clients.count >= settings.maxClients,
-               let out = clients.values.max(by: { ($0.outbox.count, $1.connectedAt) < ($1.outbox.count, $0.connectedAt) }) {
-                drop(out)
-            }
-            let c = Client(socket, now: now)
-            clients[c.fd] = c
-            // A new listener learns the present at once, not at the next repetition.
-            var present = stream.repetition()
-            if let waypoint { present.append(Waypoint.wpl(talker: stream.talker, at: waypoint)) }
-            sentences += present.count
-            queue(Array(present.joined().utf8), to: c)
-        }
+    /// A new listener learns the present at once, not at the next repetition.
+    private func greet(_ c: Client) {
+        var present = stream.repetition()
+        if let waypoint { present.append(Waypoint.wpl(talker: stream.talker, at: waypoint)) }
+        sentences += present.count
+        fanOut.queue(Array(present.joined().utf8), to: c, now: now)
     }
 
-    private func read(_ c: Client) {
-        var buf = [UInt8](repeating: 0, count: 512)
-        for _ in 0..<4 {
-            let got: Int?
-            do { got = try c.socket.receiveNow(into: &buf) } catch { return drop(c) }
-            guard let n = got else { return }
-            if n == 0 { return drop(c) }
-            c.inbox += buf[0..<n]
-            while let nl = c.inbox.firstIndex(of: 0x0A) {
-                let line = Array(c.inbox[..<nl])
-                c.inbox.removeFirst(nl + 1)
-                guard case .success(let s) = Sentence.parse(line), let command = AlertCommand(s) else { continue }
-                if commands.count < Self.commandsPerTurn {
-                    commands.append((command, c))
-                } else if case .acn(let id, let instance, let cmd) = command {
-                    // Past a turn's share an ACN is still answered: refused, to be sent again.
-                    send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: c)
-                }
+    /// A chunk read from a client: its complete lines parsed, ACN and ACK kept for the turn.
+    private func read(_ c: Client, _ bytes: ArraySlice<UInt8>) -> Bool {
+        c.inbox += bytes
+        while let nl = c.inbox.firstIndex(of: 0x0A) {
+            let line = Array(c.inbox[..<nl])
+            c.inbox.removeFirst(nl + 1)
+            guard case .success(let s) = Sentence.parse(line), let command = AlertCommand(s) else { continue }
+            if commands.count < Self.commandsPerTurn {
+                commands.append((command, c))
+            } else if case .acn(let id, let instance, let cmd) = command {
+                // Past a turn's share an ACN is still answered: refused, to be sent again.
+                send([stream.refusal(identifier: id, instance: instance, command: cmd, wall: wall())], to: c)
             }
-            // A line longer than any sentence is noise: forget it rather than buffer it.
-            if c.inbox.count > Sentence.maxLength * 2 { c.inbox.removeAll() }
         }
-    }
-
-    private func drop(_ c: Client) {
-        guard clients[c.fd] != nil else { return }
-        clients[c.fd] = nil
-        c.socket.close()
-        droppedClients += 1
+        // A line longer than any sentence is noise: forget it rather than buffer it.
+        if c.inbox.count > Sentence.maxLength * 2 { c.inbox.removeAll() }
+        return true
     }
 }

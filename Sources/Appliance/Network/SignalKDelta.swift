@@ -47,14 +47,15 @@ enum SignalKDelta {
     }
 
     /// The GPS fault: a `warn` while any GPS fault is active (with sound while its fault pattern
-    /// sounds), `normal` otherwise.
+    /// sounds), `normal` otherwise. The GPS-lost fault's message says how long since the last
+    /// usable reading.
     static func gnss(_ status: WatchStatus) -> Notification {
         let kinds: [FaultKind] = [.gpsLost, .gpsd, .receiver]
         guard let fault = status.faults.first(where: { kinds.contains($0.kind) }) else {
             return Notification(state: "normal", method: [], message: "GPS: no fault")
         }
         return Notification(state: "warn", method: fault.pushes && status.faultSounding ? ["visual", "sound"] : ["visual"],
-                            message: fault.message)
+                            message: fault.kind == .gpsLost ? status.gpsLostText ?? fault.message : fault.message)
     }
 
     /// One delta line: the anchor's values, and the notifications when `notifications` is set.

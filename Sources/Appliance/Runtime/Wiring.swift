@@ -41,8 +41,10 @@ struct Wiring {
 
     /// The buzzer, the arm switch and the button, each only if fitted. A line that can't be had
     /// is a fault its driver raises (and retries); the others keep working.
-    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?, problems: [String]) {
-        var (settings, problems) = GPIOSettings.from(
+    /// A value no line can be is the configuration's problem (`Configuration.parse` says it, with
+    /// the file's others): that line keeps its default here.
+    func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?) {
+        var (settings, _) = GPIOSettings.from(
             chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine, button: config.buttonLine,
             debounce: config.debounce, longPress: config.longPress, veryLongPress: config.veryLongPress,
             buzzerFitted: config.buzzerEnabled, switchFitted: config.switchEnabled && realSwitch,
@@ -51,7 +53,7 @@ struct Wiring {
         let buzzer = settings.fitted.contains(.buzzer) ? GPIOBuzzer(settings: settings) : nil
         let controls = settings.fitted.contains(.armSwitch) || settings.fitted.contains(.button)
             ? GPIOControls(settings: settings, chips: GPIOChips(pullUp: config.gpioPullUp)) : nil
-        return (buzzer, controls, problems)
+        return (buzzer, controls)
     }
 
     /// The LED ring, if fitted: a missing SPI device is its `.ledRing` fault, retried.
@@ -90,10 +92,6 @@ extension Wiring {
             d.faults.append(f)
         }
         let gpio = gpio(realSwitch: realSwitch)
-        for p in gpio.problems {
-            Console.error(p)
-            d.faults.append(Fault(.config, p))
-        }
         let ring = ring(), siren = siren()
         let drivers: [Part?] = [gpio.buzzer, gpio.controls, ring, siren]
         d.drivers += drivers.compactMap { $0 }
@@ -108,7 +106,7 @@ extension Wiring {
     /// recovered or started afresh, and that is a fault the box announces), its writes and syncs
     /// on its own thread.
     func journal(fileSystem: any JournalFileSystem = PosixFileSystem()) -> (log: JournalLog, recovery: Journal.Recovery) {
-        let opened = Journal.open(directory: config.journalDirectory, limits: config.journalLimits, fileSystem: fileSystem,
+        let opened = Journal.open(directory: config.journalDirectory, limits: journalLimits(), fileSystem: fileSystem,
                                   fresh: .fresh(radius: config.watchSettings.radius),
                                   at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
         return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
