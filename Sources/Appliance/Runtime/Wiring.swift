@@ -112,6 +112,24 @@ extension Wiring {
         return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
     }
 
+    /// The configured limits, with one test-only override: `ANCHOR_ALERT_TEST_SEGMENT_BYTES`
+    /// lowers the segment size below the configuration's 64 KiB floor, and the journal's size to
+    /// two such segments, so the block-level power cuts (scripts/power-cut.py) see segments
+    /// fill, rotate and be deleted within a few dozen decisions. The box's unit and package
+    /// never set it; when set, the box says so.
+    func journalLimits() -> JournalLimits {
+        var limits = config.journalLimits
+        guard let text = Process.environment("ANCHOR_ALERT_TEST_SEGMENT_BYTES") else { return limits }
+        guard let bytes = Int(text), (512...JournalConstants.defaultSegmentBytes).contains(bytes) else {
+            Console.error("Journal: ANCHOR_ALERT_TEST_SEGMENT_BYTES=\(text) ignored (512 to \(JournalConstants.defaultSegmentBytes))")
+            return limits
+        }
+        Console.error("Journal: test segments of \(bytes) bytes, two kept (ANCHOR_ALERT_TEST_SEGMENT_BYTES)")
+        limits.segmentBytes = bytes
+        limits.totalBytes = 2 * bytes
+        return limits.sanitized
+    }
+
     /// Every part of the running box, in start order: the journal first (stopped last, once the
     /// outputs are safe), the devices, the console, the Systems Check, the status snapshot and
     /// the control socket (`Surfaces`), the network outputs their sections enable
