@@ -83,6 +83,6 @@ final class SystemsMonitor: Part, BoxServer, CheckedPart {
     static func consequence(_ row: SystemsCheck.Row) -> String {
         var a = row.answer
         for prefix in ["No: ", "Yes: "] where a.hasPrefix(prefix) { a.removeFirst(prefix.count) }
-        return a.prefix(1).lowercased() + a.dropFirst()
+        return a.lowercasedFirst
     }
 }

@@ -35,6 +35,9 @@ struct Scenario {
         /// for a receiver without Doppler velocity): its error is the position error's own
         /// movement, the worst case for a rule that trusts the speed.
         case speedFromPosition = "speed from position"
+        /// Speed and course from the positions over the last 3 to 10 s (the span drawn per run):
+        /// the smoothed SOG of a plotter or a receiver without Doppler.
+        case smoothedSpeedFromPosition = "speed from positions over seconds"
     }
 
     let kind: Kind
@@ -129,6 +132,9 @@ struct Scenario {
         var previous: (east: Double, north: Double)?
         var lastTrack: Double?
         var lastMeasured: (Double, Double, Double)?
+        // The smoothed SOG's span, and the measured positions of that long ago.
+        let smoothSpan = condition == .smoothedSpeedFromPosition ? Double(Int(conditionRNG.uniform(3, 11))) : 0
+        var pastMeasured: [(Double, Double, Double)] = []
         var i = 0
         while true {
             i += 1
@@ -176,7 +182,17 @@ struct Scenario {
             if condition == .rmcOnly { accuracy = nil; mode = .twoD }
             if condition == .twoD, stretch != nil { mode = .twoD }
             var speed: Double?, track: Double?
-            if condition == .speedFromPosition {
+            if condition == .smoothedSpeedFromPosition {
+                pastMeasured.append((e, north, t))
+                pastMeasured.removeAll { t - $0.2 > smoothSpan + 1e-6 }
+                if let (pe, pn, pt) = pastMeasured.first, t - pt >= smoothSpan - 1e-6 {
+                    let ve = (e - pe) / (t - pt), vn = (north - pn) / (t - pt)
+                    speed = (ve * ve + vn * vn).squareRoot()
+                    var course = atan2Degrees(ve, vn)
+                    if course < 0 { course += 360 }
+                    track = course
+                }
+            } else if condition == .speedFromPosition {
                 if let (pe, pn, pt) = lastMeasured, t - pt > 0, t - pt <= 2 {
                     let ve = (e - pe) / (t - pt), vn = (north - pn) / (t - pt)
                     speed = (ve * ve + vn * vn).squareRoot()

@@ -61,6 +61,13 @@ public struct Watch: Sendable {
         var distance: Double
     }
 
+    /// A holding fix's place, meters east and north of the anchor.
+    struct PlacedFix: Hashable, Sendable {
+        var at: Instant
+        var east: Double
+        var north: Double
+    }
+
     struct Sample: Hashable, Sendable {
         var at: Instant
         var distance: Double
@@ -112,6 +119,16 @@ public struct Watch: Sendable {
         public internal(set) var moveSquare = 0.0
         public internal(set) var speedMiss = 0.0
         public internal(set) var pairsFor = 0.0
+        /// The same over longer lags (2 to `speedLags` s: the move since a holding fix about that
+        /// many seconds before, along the line from the anchor as it lies now): a speed worked
+        /// out over several seconds (a smoothed SOG) equals the move over its own span. (Along
+        /// the line as it lies now, not the change of distance: a boat swinging across that line
+        /// moves along it by its curvature, which the lag-1 change hardly shows but 10 s does.)
+        /// `lagFixes` holds a holding fix a second, at most `speedLags`, newest last.
+        var lagFixes: [PlacedFix] = []
+        var lagMoveSquare: [Double] = []
+        var lagMiss: [Double] = []
+        static let speedLags = 10
         /// The two radial speeds reported before this one (m/s; 0 for a reading without a
         /// plausible speed): the smoothed speed follows the median of the last three, so one
         /// reading's speed never moves it.
@@ -125,7 +142,10 @@ public struct Watch: Sendable {
         /// differing from the positions' own change by at least `doppler_independence` of it.
         /// A speed worked out from the positions moves with their wander and is never evidence.
         public func speedIndependent(_ s: WatchSettings) -> Bool {
-            pairsFor >= 60 && speedMiss > s.dopplerIndependence * moveSquare
+            guard pairsFor >= 60, speedMiss > s.dopplerIndependence * moveSquare else { return false }
+            if s.guardsOff.contains(.speedLags) { return true }
+            for k in lagMiss.indices where !(lagMiss[k] > s.dopplerIndependence * lagMoveSquare[k]) { return false }
+            return true
         }
 
         /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
@@ -397,7 +417,7 @@ public struct Watch: Sendable {
         if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
             learnNoise(distance: distance, gap: gap, at: t)
             learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
-            learnSpeedSource(distance: distance, radial: radial, at: t)
+            learnSpeedSource(distance: distance, east: o.east, north: o.north, radial: radial, at: t)
         }
         noise.lastRadial = radial.map { _ in RadialFix(at: t, distance: distance) }
         samples.append(sample)
@@ -498,7 +518,7 @@ public struct Watch: Sendable {
     }
 
     /// Compares the reported radial speed with the change of the distance since the last fix.
-    private mutating func learnSpeedSource(distance: Double, radial: Double?, at t: Instant) {
+    private mutating func learnSpeedSource(distance: Double, east: Double, north: Double, radial: Double?, at t: Instant) {
         guard let radial, let last = noise.lastRadial else { return }
         let dt = (t - last.at).seconds
         guard dt > 0, dt <= 2 else { return }
@@ -508,6 +528,27 @@ public struct Watch: Sendable {
         let b = min(dt / min(settings.noiseSpan.seconds, noise.pairsFor), 1)
         noise.moveSquare += b * (move * move - noise.moveSquare)
         noise.speedMiss += b * (miss * miss - noise.speedMiss)
+        // Over longer lags, against the fix kept about that many seconds before (one a second,
+        // so a 10 Hz receiver costs the same): a speed worked out over 3 to 10 s differs from
+        // the change over its own span by nothing.
+        let lags = NoiseEstimate.speedLags
+        noise.lagFixes.removeAll { t - $0.at > .seconds(Double(lags) + 0.5) }
+        if noise.lagMoveSquare.isEmpty {
+            noise.lagMoveSquare = Array(repeating: 0, count: lags - 1)
+            noise.lagMiss = Array(repeating: 0, count: lags - 1)
+        }
+        for f in noise.lagFixes where distance >= 1 {
+            let span = (t - f.at).seconds
+            let k = Int(span.rounded()) - 2
+            guard k >= 0, k < lags - 1 else { continue }
+            let lagMove = ((east - f.east) * east + (north - f.north) * north) / (distance * span), lagMiss = lagMove - radial
+            noise.lagMoveSquare[k] += b * (lagMove * lagMove - noise.lagMoveSquare[k])
+            noise.lagMiss[k] += b * (lagMiss * lagMiss - noise.lagMiss[k])
+        }
+        if noise.lagFixes.last.map({ (t - $0.at).seconds >= 0.95 }) ?? true {
+            noise.lagFixes.append(PlacedFix(at: t, east: east, north: north))
+            if noise.lagFixes.count > lags { noise.lagFixes.removeFirst(noise.lagFixes.count - lags) }
+        }
     }
 
     private mutating func learnNoise(distance: Double, gap: Double, at t: Instant) {
@@ -729,8 +770,16 @@ public struct Watch: Sendable {
             }
             accept(decision, chirp: .mark, into: &out)
             // The switch already on ARM (a slide refused for no anchor): arm now, as the
-            // switch says (Docs/controls.md, "A mark with the switch on ARM").
-            if switchOn == true { apply(.arm, at: now, into: &out) }
+            // switch says (Docs/controls.md, "A mark with the switch on ARM"). The mark's
+            // receipt, the one answer its sender reads, says the alarm it left.
+            if switchOn == true {
+                let markAt = out.count - 1
+                apply(.arm, at: now, into: &out)
+                if case .accepted(var receipt, let chirp) = out[markAt] {
+                    receipt.alarm = alarm
+                    out[markAt] = .accepted(receipt, chirp: chirp)
+                }
+            }
 
         case .release:
             guard !alarm.isArmed else { return refuse(decision, .armedRelease, into: &out) }
@@ -747,14 +796,14 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing:
+            case .ringing, .snoozed:
+                // An alarm already answered is refused by name, fault or none (the button
+                // snoozes a fault sounding then, `pressed`).
                 refuse(decision, .wrongEpisode, into: &out)
             case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
                 snoozeFaultSound(decision, at: now, into: &out)
-            case .snoozed:
-                refuse(decision, .wrongEpisode, into: &out)
             case .off, .armed:
                 refuse(decision, .notRinging, into: &out)
             }

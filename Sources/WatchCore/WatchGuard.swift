@@ -15,4 +15,7 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     case dopplerOneReading = "doppler-one-reading"
     /// The Doppler counts only while the track's change of distance agrees with it.
     case dopplerTrack = "doppler-track"
+    /// The reported speed is compared with the change of distance over 2 to 10 s as well as over
+    /// the last fix: a speed worked out from positions over several seconds is no Doppler.
+    case speedLags = "speed-lags"
 }

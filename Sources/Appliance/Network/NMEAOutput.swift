@@ -151,7 +151,10 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
             let answer = stream.query(identifier: id, instance: instance)
             send(answer.isEmpty ? [stream.refusal(identifier: id, instance: instance, command: "Q", wall: wall())] : answer, to: fd)
         case .acn(BoxAlerts.anchorIdentifier, let instance, let cmd) where (cmd == "A" || cmd == "S") && settings.acknowledgeSnoozes:
-            guard let episode = instance ?? stream.announcedEpisode else {
+            // It answers the anchor alarm only while that episode rings: an alert already
+            // snoozed is refused, never taken as a snooze of the fault sound (which is the GPS
+            // and journal alerts' ACN).
+            guard let episode = instance ?? stream.announcedEpisode, case .ringing(episode) = box.watch.alarm else {
                 return send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
             }
             // The same decision as `anchor-alert snooze`: it names its episode. Accepted, the

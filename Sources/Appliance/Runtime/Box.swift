@@ -134,7 +134,10 @@ final class Box {
         }
         // Without a journal (the demo, some tests) there is no record to wait for: confirmed at
         // once. With one, a decision that left no durable record is not saved.
-        for c in confirmations { confirm(c.receipt, chirp: c.chirp, saved: log == nil, reply: reply, now: now) }
+        // One decision, one answer: the first receipt (a mark that arms says so in its own).
+        for (i, c) in confirmations.enumerated() {
+            confirm(c.receipt, chirp: c.chirp, saved: log == nil, reply: i == 0 ? reply : nil, now: now)
+        }
         if heard { for l in listeners { l.heard(actions, box: self, now: now) } }
         if journal { takeCompletions(now: now) }
         refreshSoon(now: now)
@@ -154,7 +157,9 @@ final class Box {
             }
             guard let i = awaiting.firstIndex(where: { $0.ticket == ticket }) else { continue }
             let done = awaiting.remove(at: i)
-            for c in done.confirmations { confirm(c.receipt, chirp: c.chirp, saved: saved, reply: done.reply, now: now) }
+            for (i, c) in done.confirmations.enumerated() {
+                confirm(c.receipt, chirp: c.chirp, saved: saved, reply: i == 0 ? done.reply : nil, now: now)
+            }
         }
         if !tickets.isEmpty || !events.isEmpty { refreshSoon(now: now) }
     }

@@ -22,8 +22,12 @@ final class ConsoleLog: Part, BoxListener {
 
     /// What the service log says about the alarm it came back with after a restart: a latched
     /// alarm rings again at once, and the log must say why it rings with no drag in sight.
-    static func restored(_ alarm: AlarmState) -> String? {
+    /// `snoozed`: the journal had that alarm snoozed (a restart ends a snooze: its end was on
+    /// the monotonic clock).
+    static func restored(_ alarm: AlarmState, snoozed: Bool = false) -> String? {
         switch alarm {
+        case .ringing(let e) where snoozed:
+            "Alarm: ringing again after a restart, alarm \(e) was snoozed and a restart ends a snooze"
         case .ringing(let e): "Alarm: ringing again after a restart, alarm \(e) was not answered before the box stopped"
         case .armed: "Alarm on after a restart, as the journal had it"
         case .off, .snoozed: nil

@@ -16,7 +16,7 @@ enum StartUp {
         if recovery.previousStop == .unclean {
             Console.out("Box restarted after a power cut or crash: the last run did not shut down")
         }
-        if let line = ConsoleLog.restored(box.watch.alarm) { Console.out(line) }
+        if let line = ConsoleLog.restored(box.watch.alarm, snoozed: memory.snoozed) { Console.out(line) }
     }
 
     /// What the box knows at its first turn: the faults of the parts it lacks, the journal's
