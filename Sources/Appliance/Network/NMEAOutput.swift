@@ -9,7 +9,7 @@ import WatchCore
 /// non-blocking: a client that can't keep up fills a bounded outbox and is dropped, never
 /// waited for. What clients send is read in bounded lines; ACN and ACK are the only sentences
 /// it acts on, and only when `acknowledge_snoozes` is set, through the box's decision path.
-final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
+final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     let settings: NMEASettings
     /// Bytes queued for one client that does not read before it is dropped.
     var outboxLimit: Int {
@@ -134,7 +134,7 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         return []
     }
 
-    // MARK: - DecisionServer
+    // MARK: - BoxServer
 
     /// Services the sockets and carries out the commands read, each through the box.
     func serve(_ ready: [PollRequest], now: Instant, box: Box) {
