@@ -132,13 +132,16 @@ public enum Files {
         public var kind: FileDescriptor.Kind
         /// Seconds since 1970 of the last change.
         public var modified: Double
+        /// The permission bits (`st_mode & 0o7777`).
+        public var permissions: UInt32
     }
 
     public static func status(_ path: String) throws -> Status {
         var st = stat()
         try Syscall.check("stat \(path)") { stat(path, &st) }
         return Status(size: Int(st.st_size), kind: FileDescriptor.Kind(mode: st.st_mode),
-                      modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9)
+                      modified: Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9,
+                      permissions: UInt32(st.st_mode) & 0o7777)
     }
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -1,4 +1,3 @@
-import Glibc
 import Posix
 
 /// What `run` refuses of the `[nmea]` and `[mqtt]` sections, in the words `config --check`
@@ -33,10 +32,12 @@ enum NetworkChecks {
     /// (the password would be anyone's on the box).
     static func passwordFileProblem(_ path: String) -> String? {
         guard !path.isEmpty else { return nil }
-        var st = stat()
-        guard stat(path, &st) == 0 else { return "can't read the password file \(path) (\(Errno.current))" }
-        if st.st_mode & 0o004 != 0 { return "the password file \(path) is readable by every user; chmod 600 it" }
-        guard access(path, R_OK) == 0 else { return "can't read the password file \(path) (\(Errno.current))" }
+        let status: Files.Status
+        do { status = try Files.status(path) } catch let e as SystemError {
+            return "can't read the password file \(path) (\(e.errno))"
+        } catch { return "can't read the password file \(path)" }
+        if status.permissions & 0o004 != 0 { return "the password file \(path) is readable by every user; chmod 600 it" }
+        guard Files.isReadable(path) else { return "can't read the password file \(path) (\(Errno.current))" }
         return nil
     }
 
