@@ -3,21 +3,29 @@
 
     power-cut.py BINARY DECISIONS CUTS [SEED]
 
-1. The journal's directory is on ext4 (or XFS or F2FS: POWER_CUT_FS) on a dm-log-writes device: the kernel records every write,
-   flush and FUA that reaches the "card", in the order the card saw them.
-2. The real `anchor-alert run --simulate hold` takes DECISIONS decisions (alert radius, each a
-   value of its own, mark and release) over its control socket. Before a decision is sent a mark
-   "s<i>" goes into the log; after its receipt (exit 0, "Alert radius: ..." printed) a mark
-   "r<i>". Receipts come after the sync, so a decision whose "r" mark precedes a cut was on the
-   card when it was cut.
+1. The journal's directory is on ext4 (or XFS or F2FS: POWER_CUT_FS) on a dm-log-writes device:
+   the kernel records every write, flush and FUA that reaches the "card", in the order the card
+   saw them.
+2. Two starts of the real `anchor-alert run --simulate hold` on that card are recorded: a first
+   night of DECISIONS/2 decisions on an empty card, a torn record left at the end of its newest
+   segment, then a restart (recovery's truncation and sync, a new segment) and the rest of the
+   decisions. Decisions go over the control socket in a fixed cycle of alert radii (each a value
+   of its own), marks and releases. Before a decision is sent a mark "s<i>" goes into the log;
+   after its receipt (exit 0, the receipt printed) a mark "r<i>". The box's segments are
+   POWER_CUT_SEGMENT_BYTES (512) small, so they rotate and the oldest are deleted meanwhile.
 3. The card is rebuilt as it stood at CUTS points of that log: just after a flush (a card that
    drops every unflushed write) and at points between flushes (the writes since the last flush
-   reached the card in part). On each image: the file system mounts it, `anchor-alert recap` must list every
-   decision whose receipt was given and none that was never sent, and the box must start on it,
-   answer, and have restored the last decision on the image.
+   reached the card in part). On each image the file system mounts it, `anchor-alert recap`
+   lists the card's decisions, which must be the box's own decisions one by one in the order it
+   took them (by identity, not text), holding every one whose receipt was given before the cut
+   and none sent after it; and the box must start on it, answer, and restore the last decision
+   on the image. One cut in every POWER_CUT_AGAIN_EVERY (4) is cut again during the start on it:
+   that start's writes are logged too, and the card at the first cut plus part of them is
+   checked the same way.
 
-Only the box's public surfaces are read (run, radius, mark, release, status --json, recap
---json). Prints one line per failure and "power-cut: N passed, N failed" last.
+Only the box's public surfaces are read (run, radius, mark, release, status, recap --json).
+Every cut asked for must run and be judged. Prints one line per failure and "power-cut: N
+passed, N failed" last.
 """
 import ctypes
 import json
@@ -358,9 +366,10 @@ if cuts_wanted > len(candidates):
 if cuts_wanted < len(candidates):
     step = len(candidates) / cuts_wanted
     candidates = [candidates[int(j * step)] for j in range(cuts_wanted)]
-# Every AGAIN-th cut is cut a second time, during the start on it (POWER_CUT_AGAIN_EVERY).
+# One cut in every AGAIN is cut a second time, during the start on it (POWER_CUT_AGAIN_EVERY),
+# alternately an odd and an even one, so both workers share them.
 every = int(os.environ.get("POWER_CUT_AGAIN_EVERY", "4"))
-cut_again = {n for n in range(len(candidates)) if every > 0 and n % every == every - 1}
+cut_again = {n for n in range(len(candidates)) if every > 1 and n % every == every - 1 - (n // every) % 2}
 print(f"power-cut: {len(entries)} log entries ({len(flushes)} flushes or FUA writes) from {decisions} "
       f"decisions, {len(receipted)} with a receipt, recorded in {record_s:.0f} s", flush=True)
 # A log with fewer writes than the cuts asked for cannot give them: a failure, never a smaller

@@ -45,7 +45,7 @@ step_bg_wait() {   # waits for the step step_bg started and counts it
     [ -n "$bg_pid" ] || return 0
     local rc t1
     wait "$bg_pid"; rc=$?; t1=$(date +%s); bg_pid=""
-    echo "== $bg_name (in the background from $((t1 - bg_t0)) s ago)" >&2
+    echo "== $bg_name (ran in the background, $((t1 - bg_t0)) s)" >&2
     cat "$bg_log" >&2; rm -f "$bg_log"; bg_log=""
     if [ $rc = 0 ]; then passed=$((passed+1)); summary+=("ok   $bg_name ($((t1-bg_t0)) s, in the background)")
     else failed=$((failed+1)); summary+=("FAIL $bg_name ($((t1-bg_t0)) s, in the background, exit $rc)"); fi

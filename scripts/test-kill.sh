@@ -5,7 +5,7 @@
 # The box under test is the release build the package ships (-c release --static-swift-stdlib,
 # image/build-deb.sh's flags and build directory, so in scripts/test.sh test-image has built it
 # already): it starts and answers `status` about twice as fast as the debug build (measured on a
-# loaded 2-core machine: a start to its first status file 0.1 to 0.36 s against 0.21 to 0.54 s,
+# loaded 2-core machine: a start to its first status file 0.11 to 0.36 s against 0.21 to 0.54 s,
 # one `status --json` 0.10 to 0.14 s against 0.15 to 0.30 s), and most of a cycle is that.
 set -uo pipefail
 cd "$(dirname "$0")/.."

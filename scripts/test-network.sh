@@ -506,9 +506,10 @@ if command -v systemd-analyze >/dev/null; then
 fi
 
 echo "The GPS-lost text, as a plotter and a Signal K server read it (scripts/network/gps_lost_text.py)"
-wait "$LOST"; rc=$?; LOST=
+t0=$SECONDS; wait "$LOST"; rc=$?; LOST=
 out=$(cat "$D/lost.log")
 echo "$out"
+echo "  (the script waited $((SECONDS - t0)) s for it after its other sections)"
 passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
 failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 [ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "gps_lost_text.py exited $rc without a check failing"

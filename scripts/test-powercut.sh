@@ -32,7 +32,10 @@ decisions=16 cuts=16 limit=5400 full=0 again=4
 # --matrix: the sabotage table (Docs/proofs.md): the box as it is on each file system, and each
 # sabotage on the file systems listed for it, each a run of this script; `--full` runs it after
 # its 1,000 cuts. It fails when the box as it is fails anywhere, or a sabotage is caught on none
-# of its file systems.
+# of its file systems, except no-directory-sync: none of these file systems loses a new file's
+# directory entry that the file's own fdatasync reached the card after (Docs/proofs.md), so the
+# table prints that it is caught nowhere and leaves its proof to the unit tests on the simulated
+# file system (JournalTests), which forget a creation no directory sync followed.
 sabotage="" ext4_data=ordered fs=ext4 matrix=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -101,7 +104,9 @@ run_matrix() {
             fi
             echo "test-powercut: table: $name on $f: $v (${verdict#test-powercut: })"
         done
-        if [ "$name" != none ] && [ "$any" = 0 ]; then
+        if [ "$name" = no-directory-sync ] && [ "$any" = 0 ]; then
+            echo "test-powercut: table: sabotage $name is caught on none of: $fss (its proof: swift test --filter JournalTests)"
+        elif [ "$name" != none ] && [ "$any" = 0 ]; then
             echo "test-powercut: table: FAILED: sabotage $name is caught on none of: $fss"
             bad=$((bad + 1))
         fi

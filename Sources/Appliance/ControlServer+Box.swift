@@ -17,7 +17,11 @@ extension Box {
     }
 }
 
-extension ControlServer: DecisionServer {
+extension ControlServer: Part, BoxServer {
+    var polled: Pollable? { self }
+    var served: BoxServer? { self }
+    func stop(now: Instant) { close() }
+
     /// For the run loop: services the socket and takes each decision through the box.
     func serve(_ ready: [PollRequest], now: Instant, box: Box) {
         for request in serviceRequests(ready: ready, now: now) {

@@ -13,7 +13,7 @@ struct Recap: Sendable {
         var title: String {
             switch self {
             case .alarmsAndFaults: "Alarms and faults"
-            case .watches: "Watches that ended"
+            case .watches: "Watches"
             case .notes: "Notes"
             }
         }
@@ -112,6 +112,7 @@ extension Recap {
                 radius = m
                 if recent { notes.append(Item(at: e.at, says: "Alert radius: \(m)")) }
             case .arm:
+                if recent { notes.append(Item(at: e.at, says: "Alarm on")) }
                 armedAt = e.at
                 watchFarthest = nil
                 watchAlarms = 0
@@ -142,7 +143,9 @@ extension Recap {
                     cantJudgeSince = nil
                 }
             case .faultRaised(let f):
-                if openFaults[f.kind]?.0 != f { openFaults[f.kind] = (f, e.at) }
+                // Raised again in new words (the GPS fault counts its minutes): the same outage,
+                // its latest words from its first start.
+                openFaults[f.kind] = (f, openFaults[f.kind]?.1 ?? e.at)
             case .faultCleared(let kind):
                 if let (f, at) = openFaults.removeValue(forKey: kind), e.at >= since {
                     alarms.append(Item(at: at, says: "\(f.message) (fixed itself at \(when(e.at)), after \(Self.span(e.at - at)))"))
@@ -163,6 +166,13 @@ extension Recap {
         }
         for (f, at) in openFaults.values.sorted(by: { $0.1 < $1.1 }) {
             alarms.append(Item(at: at, says: "\(f.message) (still so)"))
+        }
+        // The watch still on, if it began since: what it has seen so far.
+        if let start = armedAt, start >= since {
+            var text = "Watch since \(when(start)), alarm still on: "
+            text += watchAlarms == 0 ? "held" : "rang \(watchAlarms == 1 ? "once" : "\(watchAlarms) times")"
+            if let far = watchFarthest { text += ", farthest \(far) from the anchor" }
+            watches.append(Item(at: start, says: text))
         }
         if !checkingBack.isEmpty, let longest = checkingBack.max() {
             let n = checkingBack.count
@@ -202,7 +212,7 @@ extension Recap {
 
     func lines() -> [String] {
         let from = until - since > .seconds(20 * 3600) ? since.dateAndClock : since.clock
-        if isEmpty { return ["Nothing to report since \(from): no alarms, no faults, no watch ended"] }
+        if isEmpty { return ["Nothing to report since \(from): no alarms, no faults, no watch began or ended"] }
         var out = ["Since \(from):"]
         for (section, items) in sections where !items.isEmpty {
             out.append("")
@@ -225,5 +235,11 @@ extension Recap {
 }
 
 extension String {
-    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+    /// The first letter lowered to go inside a sentence, unless it starts a word in capitals
+    /// ("GPS reading is old" stays as it is).
+    var lowercasedFirst: String {
+        let second = dropFirst().first
+        if let second, second.isUppercase { return self }
+        return prefix(1).lowercased() + dropFirst()
+    }
 }

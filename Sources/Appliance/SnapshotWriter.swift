@@ -17,7 +17,7 @@ final class SnapshotWriter {
     /// Components this box drives, for the Systems Check rows (see `SystemsCheck.boxRows`).
     let fitted: Set<SystemsCheck.Component>
     /// Components the configuration says are not fitted.
-    var absent: Set<SystemsCheck.Component> = []
+    let absent: Set<SystemsCheck.Component>
     private let bootID: String
     private let pid: Int32
     private var lastKey: ChangeKey?
@@ -40,16 +40,15 @@ final class SnapshotWriter {
     /// directory that stays unwritable costs a wakeup per interval, not one a second.
     private var retryDelay: Duration = .seconds(1)
     private(set) var writes = 0
-    /// The `SystemsMonitor`'s rows, for the Systems Check in the snapshot.
-    var localRows: (() -> [SystemsCheck.Row])?
 
     /// Never fails: a directory it can't make is `lastError`, and every write tries again, so the
     /// parts that publish the status it builds (MQTT) work without the file.
     init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(30),
-         fitted: Set<SystemsCheck.Component>) {
+         fitted: Set<SystemsCheck.Component>, absent: Set<SystemsCheck.Component> = []) {
         self.directory = directory
         self.interval = interval
         self.fitted = fitted
+        self.absent = absent
         self.bootID = BoxIdentity.bootID() ?? "unknown"
         self.pid = Process.id
         // Owner and group may enter (the control socket's group reaches the socket); others

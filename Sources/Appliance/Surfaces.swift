@@ -1,37 +1,28 @@
 import WatchCore
 
-/// What `run` attaches so other processes can talk to the box: the Systems Check monitor, the
-/// status snapshot and the control socket, all in `runtime.directory`. None of them can stop
-/// the box: one that can't start is said on stderr and the box watches without it.
+/// The parts other processes talk to the box through: the Systems Check monitor, the status
+/// snapshot and the control socket, all in `runtime.directory`. None of them can stop the box:
+/// one that can't start is said on stderr and the box watches without it.
 enum Surfaces {
-    /// Returns the snapshot writer, whose snapshot the network outputs publish.
-    @discardableResult
-    static func attach(to runtime: BoxRuntime, config: Configuration, fitted: Set<SystemsCheck.Component>) -> SnapshotWriter {
-        let monitor = SystemsMonitor(probe: SystemsProbe(journalDirectory: config.journalDirectory))
-        monitor.activeFaults = { [unowned box = runtime.box] in box.watch.faults }
-        runtime.extraSources.append(monitor)
+    /// The status snapshot, whose status MQTT publishes too.
+    static func snapshot(config: Configuration, fitted: Set<SystemsCheck.Component>) -> SnapshotWriter {
         let snapshot = SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
-                                      fitted: fitted)
+                                      fitted: fitted, absent: absent(config: config))
         if let error = snapshot.lastError {
             Console.error("Status: can't write in \(config.runtimeDirectory): \(error); MQTT and NMEA still tell the status")
         }
-        // The monitor's own array when nothing joins it: the snapshot's change key then
-        // compares one buffer with itself, not row by row.
-        snapshot.localRows = { [unowned runtime] in
-            runtime.extraRows.isEmpty ? monitor.rows : monitor.rows + runtime.extraRows.flatMap { $0() }
-        }
-        snapshot.absent = absent(config: config)
-        runtime.box.observers.append(snapshot)
-        // A clean stop removes it: readers say "not running" at once, not "not answering".
-        runtime.onShutdown.append { _ in snapshot.remove() }
+        return snapshot
+    }
+
+    static func parts(config: Configuration, snapshot: SnapshotWriter, probe: (any SystemsProbing)? = nil) -> [Part] {
+        let monitor = SystemsMonitor(probe: probe ?? SystemsProbe(journalDirectory: config.journalDirectory))
         do {
             let server = try ControlServer(directory: config.runtimeDirectory)
-            runtime.extraSources.append(server)
-            runtime.onShutdown.append { _ in server.close() }
+            return [monitor, snapshot, server]
         } catch {
             Console.error("Control socket: can't listen in \(config.runtimeDirectory): \(error)")
+            return [monitor, snapshot]
         }
-        return snapshot
     }
 
     static func absent(config: Configuration) -> Set<SystemsCheck.Component> {

@@ -194,7 +194,8 @@ extension SystemsCheck {
             }
             var faultRow: Row?
             if let kind = c.faultKind, let fault = faults[kind], c != .journalSpace {
-                faultRow = Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)")
+                faultRow = Row(c, fault.pushes ? .failing : .attention, "No: \(fault.message)",
+                               remedy: c == .configuration ? Self.configurationRemedy(fault.message) : nil)
             }
             // A driver's fault and the monitor's own look: the worse of the two.
             if let local = localByComponent[c] {
@@ -288,6 +289,16 @@ extension SystemsCheck {
     }
 
     /// Rows for when the box is not answering: what only the box could tell is unknown.
+    /// The configuration fault's fix, fitted to what it names: a line of the file, a key, or
+    /// (several problems) only their count.
+    static func configurationRemedy(_ message: String) -> String {
+        if message.hasPrefix("Configuration: line ") { return "Fix the line the fault names, then restart the box" }
+        if message.hasSuffix(" problems, running on defaults for those keys") {
+            return "See each problem: anchor-alert config --check \(Configuration.defaultPath); fix them, then restart the box"
+        }
+        return "Fix the key the fault names, then restart the box"
+    }
+
     static func rowsWithoutBox(_ boxAnswer: String, local: [Row]) -> [Row] {
         var rows = [Row(.box, .failing, boxAnswer)]
         let localByComponent = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })

@@ -5,20 +5,17 @@ import WatchCore
 /// clock): a `Pollable` with no descriptors that runs `SystemsProbe` every `interval` and turns
 /// a row going bad or good into `.faultRaised` / `.faultCleared` events for the watch. It
 /// only ever clears faults it raised itself, so it never clears the journal driver's fault.
-final class SystemsMonitor: Pollable {
-    let probe: SystemsProbe
+/// A `BoxServer`: handed the box, it reads the watch's active faults when it runs.
+final class SystemsMonitor: Part, BoxServer, CheckedPart {
+    let probe: any SystemsProbing
     let interval: Duration
     /// Due at once: the first turn of the loop runs the checks.
     private var next: Instant? = .zero
     private var raised: [FaultKind: SystemsCheck.Component] = [:]
     /// The last rows, for the snapshot's `checks`.
     private(set) var rows: [SystemsCheck.Row] = []
-    /// The watch's active faults. A kind already raised by someone else (the journal driver's
-    /// failed sync is also `.journal`) is left alone: raising would replace its message, and
-    /// clearing it later would clear a fault this monitor doesn't own.
-    var activeFaults: () -> [FaultKind: Fault] = { [:] }
 
-    init(probe: SystemsProbe, interval: Duration = .seconds(60)) {
+    init(probe: any SystemsProbing, interval: Duration = .seconds(60)) {
         self.probe = probe
         self.interval = interval
     }
@@ -32,18 +29,31 @@ final class SystemsMonitor: Pollable {
     func nextDeadline() -> Instant? { next.map { $0 + lateness } }
     var lateness: Duration { .nanoseconds(interval.nanoseconds / 6) }
 
-    /// Runs the probe when due (the first call always runs it).
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
-        if let next, now < next { return [] }
-        next = now + interval
-        return update(with: probe.rows())
+    var polled: Pollable? { self }
+    var served: BoxServer? { self }
+    var checked: CheckedPart? { self }
+
+    /// Runs the probe when due (the first call always runs it), against the watch's faults.
+    func serve(_ ready: [PollRequest], now: Instant, box: Box) {
+        for event in check(now: now, active: box.watch.faults) { box.handle(event, now: now) }
     }
 
-    /// Pure step, tested directly: rows in, fault events out.
-    func update(with rows: [SystemsCheck.Row]) -> [Event] {
+    /// The same without a box: no fault is active but the ones this monitor raised.
+    func service(ready: [PollRequest], now: Instant) -> [Event] { check(now: now, active: [:]) }
+
+    private func check(now: Instant, active: [FaultKind: Fault]) -> [Event] {
+        if let next, now < next { return [] }
+        next = now + interval
+        return update(with: probe.rows(), active: active)
+    }
+
+    /// Pure step, tested directly: rows in, fault events out. A kind already raised by someone
+    /// else in `active` (the journal driver's failed sync is also `.journal`) is left alone:
+    /// raising would replace its message, and clearing it later would clear a fault this
+    /// monitor doesn't own.
+    func update(with rows: [SystemsCheck.Row], active: [FaultKind: Fault] = [:]) -> [Event] {
         self.rows = rows
         var events: [Event] = []
-        let active = activeFaults()
         for row in rows {
             guard let kind = row.component.faultKind else { continue }
             if active[kind] != nil, raised[kind] == nil { continue }
@@ -73,6 +83,6 @@ final class SystemsMonitor: Pollable {
     static func consequence(_ row: SystemsCheck.Row) -> String {
         var a = row.answer
         for prefix in ["No: ", "Yes: "] where a.hasPrefix(prefix) { a.removeFirst(prefix.count) }
-        return a.prefix(1).lowercased() + a.dropFirst()
+        return a.lowercasedFirst
     }
 }

@@ -5,7 +5,12 @@ import Journal
 /// The checks that need no driver, so the box and the command line run them alike: free space
 /// for the log, undervoltage, the clock. `sysfs` is a parameter so tests can lay out a fake
 /// /sys; where a fact can't be read the row is unknown, never ok.
-struct SystemsProbe {
+/// What the Systems Check reads of the machine (tests give one that counts or fakes it).
+protocol SystemsProbing {
+    func rows() -> [SystemsCheck.Row]
+}
+
+struct SystemsProbe: SystemsProbing {
     var journalDirectory: String
     var sysfs: String = "/sys"
     var runRoot: String = "/run"

@@ -41,7 +41,8 @@ public enum GPIORole: String, Hashable, Sendable, CaseIterable {
         case .chipMissing, .lineNotFound: remedy = "Check \(configKey) in the configuration and the wiring."
         case .lineBusy: remedy = "Stop the other program that uses it."
         case .permissionDenied: remedy = "Run anchor-alert as root or in the gpio group."
-        case .other: remedy = "Check the wiring, then restart the box."
+        // The line is tried again every `GPIOSettings.retry`: no restart is needed.
+        case .other: remedy = "Check the wiring; the box tries the line again by itself."
         }
         return Fault(faultKind, "\(label): \(error.cause), \(consequence). \(remedy)")
     }

@@ -22,6 +22,7 @@ extension JournalRecord {
             if m.anchor != nil { flags |= 1 }
             if m.armed { flags |= 2 }
             if m.ringingEpisode != nil { flags |= 4 }
+            if m.ringingEpisode != nil && m.snoozed { flags |= 8 }
             w.u8(flags)
             w.coordinate(m.anchor ?? Coordinate(latitude: 0, longitude: 0))
             w.f64(m.radius.value)
@@ -97,7 +98,8 @@ extension JournalRecord {
             // A ringing flag must name an episode, and an episode must not exceed the last handed out.
             guard isRinging == (ringing > 0), ringing <= last else { return nil }
             return .snapshot(WatchMemory(anchor: hasAnchor ? anchor : nil, radius: radius, armed: armed,
-                                         ringingEpisode: isRinging ? Int(ringing) : nil, lastEpisode: Int(last)))
+                                         ringingEpisode: isRinging ? Int(ringing) : nil, lastEpisode: Int(last),
+                                         snoozed: flags & 8 != 0))
         // Version 1 wrote no field; a code this version does not know is not known either.
         case .boot: return .boot(after: r.u8().flatMap(PreviousStop.init(rawValue:)) ?? .unknown)
         case .shutdown: return .shutdown

@@ -9,14 +9,19 @@ public struct WatchMemory: Hashable, Sendable {
     /// Set while an alarm episode is ringing or snoozed: it rings again at once after a restart.
     public var ringingEpisode: Int?
     public var lastEpisode: Int
+    /// The ringing episode's last answer in the journal was a snooze (it rings again after a
+    /// restart all the same: the snooze's end is on a clock that restarted), for the words said
+    /// then. A snapshot of a watch ringing again keeps it only if it was snoozed when taken.
+    public var snoozed: Bool
 
     public init(anchor: Coordinate? = nil, radius: Meters, armed: Bool = false, ringingEpisode: Int? = nil,
-                lastEpisode: Int = 0) {
+                lastEpisode: Int = 0, snoozed: Bool = false) {
         self.anchor = anchor
         self.radius = radius
         self.armed = armed
         self.ringingEpisode = ringingEpisode
         self.lastEpisode = lastEpisode
+        self.snoozed = snoozed && ringingEpisode != nil
     }
 
     /// A fresh box: nothing marked, the configured radius.
@@ -27,7 +32,7 @@ public struct WatchMemory: Hashable, Sendable {
     /// What the watch itself holds now, in the same shape (for snapshots and for tests).
     public init(of watch: Watch) {
         self.init(anchor: watch.anchor, radius: watch.radius, armed: watch.alarm.isArmed,
-                  ringingEpisode: watch.alarm.episode, lastEpisode: watch.lastEpisode)
+                  ringingEpisode: watch.alarm.episode, lastEpisode: watch.lastEpisode, snoozed: watch.alarm.kind == .snoozed)
     }
 
     /// The replay rules of Docs/journal-format.md, "Restoring the watch".
@@ -45,9 +50,11 @@ public struct WatchMemory: Hashable, Sendable {
             armed = true
             ringingEpisode = e
             lastEpisode = max(lastEpisode, e)
+            snoozed = false
         case .snooze(let e, _):
             ringingEpisode = e
             lastEpisode = max(lastEpisode, e)
+            snoozed = true
         case .alarmStop(let e):
             if ringingEpisode == e { ringingEpisode = nil }
         case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix, .shutdown:
@@ -60,7 +67,7 @@ public struct WatchMemory: Hashable, Sendable {
             armed = false
             ringingEpisode = nil
         }
-        if ringingEpisode != nil { armed = true }
+        if ringingEpisode != nil { armed = true } else { snoozed = false }
     }
 }
 

@@ -65,8 +65,8 @@ public enum Copy {
         switch receipt.decision {
         case .arm: "Alarm on"
         case .disarm: "Alarm off"
-        case .mark(.fromSwing): "Anchor marked from the swing at \(receipt.anchor.map { $0.description } ?? "?")"
-        case .mark: "Anchor marked at \(receipt.anchor.map { $0.description } ?? "?")"
+        case .mark(.fromSwing): "Anchor marked from the swing at \(receipt.anchor.map { $0.description } ?? "?")\(armedByMark(receipt))"
+        case .mark: "Anchor marked at \(receipt.anchor.map { $0.description } ?? "?")\(armedByMark(receipt))"
         case .release: "Anchor released"
         case .snooze where receipt.silencesFault:
             "Fault sound snoozed for \(countdown((receipt.until ?? now) - now)): it sounds again if the fault is still there"
@@ -78,6 +78,12 @@ public enum Copy {
                 "Alert radius: \(receipt.radius)"
             }
         }
+    }
+
+    /// A mark can arm the box only when the switch was already on ARM (a mark is refused while
+    /// armed), so a mark's receipt that leaves the alarm on says so.
+    private static func armedByMark(_ receipt: Receipt) -> String {
+        receipt.alarm.isArmed ? ", alarm on" : ""
     }
 
     public static func gpsLostFault(for lost: Duration) -> String {

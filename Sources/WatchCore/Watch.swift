@@ -770,8 +770,16 @@ public struct Watch: Sendable {
             }
             accept(decision, chirp: .mark, into: &out)
             // The switch already on ARM (a slide refused for no anchor): arm now, as the
-            // switch says (Docs/controls.md, "A mark with the switch on ARM").
-            if switchOn == true { apply(.arm, at: now, into: &out) }
+            // switch says (Docs/controls.md, "A mark with the switch on ARM"). The mark's
+            // receipt, the one answer its sender reads, says the alarm it left.
+            if switchOn == true {
+                let markAt = out.count - 1
+                apply(.arm, at: now, into: &out)
+                if case .accepted(var receipt, let chirp) = out[markAt] {
+                    receipt.alarm = alarm
+                    out[markAt] = .accepted(receipt, chirp: chirp)
+                }
+            }
 
         case .release:
             guard !alarm.isArmed else { return refuse(decision, .armedRelease, into: &out) }
@@ -788,14 +796,14 @@ public struct Watch: Sendable {
                 setAlarm(.snoozed(until: now + settings.snooze, episode: episode), into: &out)
                 out.append(.alarmSound(on: false))
                 accept(decision, chirp: .snooze, until: now + settings.snooze, into: &out)
-            case .ringing:
+            case .ringing, .snoozed:
+                // An alarm already answered is refused by name, fault or none (the button
+                // snoozes a fault sounding then, `pressed`).
                 refuse(decision, .wrongEpisode, into: &out)
             case _ where faultSounding:
                 // No alarm rings, but a fault sounds: the snooze silences it for a snooze's
                 // length, with a receipt; the fault stays shown and sounds again if it stays.
                 snoozeFaultSound(decision, at: now, into: &out)
-            case .snoozed:
-                refuse(decision, .wrongEpisode, into: &out)
             case .off, .armed:
                 refuse(decision, .notRinging, into: &out)
             }

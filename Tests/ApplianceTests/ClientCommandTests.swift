@@ -53,6 +53,81 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertNotNil(box.watch.faults[.receiver], "the fault stays shown")
     }
 
+    /// The switch already on ARM (its slide refused for no anchor): the mark arms the box, and
+    /// its one answer says so, in words and in the JSON (issue 26, "Words that match").
+    func testAMarkThatArmsTheBoxSaysSo() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.armSwitch(on: true))
+        XCTAssertEqual(box.watch.alarm, .off, "refused: no anchor yet")
+        let mark = cli(["mark"], box: box)
+        XCTAssertEqual(mark.code, 0, mark.err)
+        XCTAssertTrue(mark.out.hasPrefix("Sent, waiting for the box\nAnchor marked at 54.341300,13.50"), mark.out)
+        XCTAssertTrue(mark.out.hasSuffix(", alarm on\n"), mark.out)
+        XCTAssertEqual(box.watch.alarm, .armed)
+        let json = try MiniBox(directory: temporaryDirectory("cli-json"))
+        defer { removeTree(json.directory) }
+        json.fixes(east: 0)
+        _ = json.handle(.armSwitch(on: true))
+        let r = runProgram([applianceBinary, "mark", "--json", "--runtime-dir", json.directory, "--config", "/dev/null"],
+                           whileWaiting: { json.turn(timeoutMs: 5) })
+        XCTAssertEqual(r.code, 0, r.err)
+        let reply = try JSON.parse(r.out)
+        XCTAssertEqual(reply["alarm"]?.string, "armed", r.out)
+        XCTAssertEqual(reply["says"]?.string?.hasSuffix(", alarm on"), true, r.out)
+    }
+
+    /// Through the real journal: the mark that arms is answered once, the arm's own receipt
+    /// going to the box's surfaces (the chirp, the ring, the service log) only.
+    func testAMarkThatArmsIsAnsweredOnce() {
+        let rig = ReceiptTests.Rig()
+        rig.fixes(east: 0, count: 10)
+        rig.box.handle(.armSwitch(on: true), now: rig.now)
+        var answers: [DecisionOutcome] = []
+        rig.box.handle(.decision(.mark(.here)), now: rig.now) { answers.append($0) }
+        rig.settle()
+        XCTAssertEqual(answers.count, 1, "\(answers)")
+        guard case .accepted(let receipt, true)? = answers.first else { return XCTFail("\(answers)") }
+        XCTAssertEqual(receipt.decision, .mark(.here))
+        XCTAssertEqual(receipt.alarm, .armed)
+        XCTAssertEqual(rig.receipts.map(\.0.decision), [.mark(.here), .arm], "both confirmed on the box")
+    }
+
+    /// A fault that sounds says what sounds and what quiets it, in the receipt's words, not
+    /// "(sounding)"; once snoozed it is shown without it (issue 26, "Words that match").
+    func testStatusSaysAFaultSoundsAndHowToSilenceIt() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        _ = box.handle(.armSwitch(on: true))
+        _ = box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged")))
+        let sounding = cli(["status"], box: box)
+        XCTAssertTrue(sounding.out.contains("\nGPS: receiver unplugged (fault sound on: anchor-alert snooze silences it)\n"), sounding.out)
+        XCTAssertFalse(sounding.out.contains("(sounding)"), sounding.out)
+        XCTAssertEqual(cli(["snooze"], box: box).code, 0)
+        let snoozed = cli(["status"], box: box)
+        XCTAssertTrue(snoozed.out.contains("\nGPS: receiver unplugged\n"), snoozed.out)
+    }
+
+    /// The configuration row's fix fits what its fault names: a line, a key, or only a count.
+    func testCheckGivesAConfigurationFixThatFitsTheFault() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        let cases = [
+            ("Configuration: line 2: unknown key watch.radiuss, did you mean watch.radius?", "Fix the line the fault names, then restart the box"),
+            ("Configuration: gpio.button must name a line (GPIO17) or an offset on gpio.chip", "Fix the key the fault names, then restart the box"),
+            ("Configuration: 3 problems, running on defaults for those keys",
+             "See each problem: anchor-alert config --check /etc/anchor-alert/anchor-alert.conf; fix them, then restart the box"),
+        ]
+        for (says, fix) in cases {
+            _ = box.handle(.faultRaised(Fault(.config, says, pushes: false)))
+            let check = cli(["check"], box: box)
+            let lines = check.out.split(separator: "\n").map(String.init)
+            guard let at = lines.firstIndex(where: { $0.contains(says) }) else { XCTFail(check.out); continue }
+            XCTAssertTrue(lines.dropFirst(at + 1).first?.contains(fix) == true, "\(says): \(check.out)")
+        }
+    }
+
     func testMarkRadiusAndReleaseGetTheirReceipts() throws {
         let box = try MiniBox(directory: dir)
         box.fixes(east: 0)

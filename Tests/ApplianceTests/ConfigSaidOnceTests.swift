@@ -78,7 +78,7 @@ final class ConfigSaidOnceTests: XCTestCase {
         let now = Instant(seconds: 10)
         let devices = Wiring(config: loaded.configuration, now: now)
             .devices(simulate: "hold", speed: 1, realSwitch: false, problems: loaded.problems)
-        defer { devices.shutdown() }
+        defer { for part in devices.drivers.reversed() { part.stop(now: now) } }
         for f in devices.faults { box.handle(.faultRaised(f), now: now) }
         XCTAssertEqual(devices.faults.filter { $0.kind == .config }.count, 1, "one configuration fault: \(devices.faults)")
         XCTAssertEqual(box.watch.faults[.config]?.message, "Configuration: 2 problems, running on defaults for those keys")

@@ -66,19 +66,16 @@ final class FaultSnoozeTests: XCTestCase {
         rig.box.handle(.faultRaised(Self.unplugged), now: rig.now)
         XCTAssertTrue(rig.box.watch.faultSounding)
         rig.receipts.removeAll()
-        // `anchor-alert snooze` names the snoozed alarm's episode (the status shows it).
-        rig.box.handle(.decision(.snooze(episode: snoozed.episode!)), now: rig.now)
-        rig.settle()
-        XCTAssertFalse(rig.box.watch.faultSounding, "the snooze snoozed the fault sound")
-        XCTAssertEqual(rig.receipts.map { $0.0.silencesFault }, [true], "a fault snooze's receipt, not the alarm's")
-        XCTAssertEqual(rig.box.watch.alarm, snoozed, "the alarm's snooze is untouched")
-        // And the button, with the fault raised anew.
-        rig.box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged again")), now: rig.now)
+        // A snooze naming the alarm already answered is refused, as with no fault.
+        var outcome: DecisionOutcome?
+        rig.box.handle(.decision(.snooze(episode: snoozed.episode!)), now: rig.now) { outcome = $0 }
+        XCTAssertEqual(outcome, .refused(.wrongEpisode))
         XCTAssertTrue(rig.box.watch.faultSounding)
+        // The button snoozes the fault sound.
         rig.box.handle(.button(.short), now: rig.now)
         rig.settle()
         XCTAssertFalse(rig.box.watch.faultSounding, "the press snoozed the fault sound")
-        XCTAssertEqual(rig.receipts.map { $0.0.silencesFault }, [true, true])
+        XCTAssertEqual(rig.receipts.map { $0.0.silencesFault }, [true], "a fault snooze's receipt, not the alarm's")
         XCTAssertEqual(rig.box.watch.alarm, snoozed, "the alarm's snooze is untouched")
     }
 

@@ -208,6 +208,22 @@ final class GlanceTests: XCTestCase {
                       r.out + r.err)
     }
 
+    /// Killed while snoozed: the box rings again (a snooze's end was on a clock that restarted),
+    /// and the log says the alarm was snoozed, not that it went unanswered (issue 26).
+    func testTheServiceLogSaysASnoozedAlarmWasSnoozedWhenTheBoxStopped() throws {
+        let journalDir = dir + "/journal"
+        let stamp = Stamp(monotonic: Instant(seconds: 10), wall: WallTime(seconds: 1_700_000_000))
+        let opened = Journal.open(directory: journalDir, at: stamp)
+        XCTAssertEqual(opened.journal.commit([.mark(anchor: MiniBox.origin, how: .here), .arm, .alarmStart(episode: 3),
+                                              .snooze(episode: 3, length: .seconds(300))], at: stamp).saved, .saved)
+        let r = runProgram(["/usr/bin/timeout", "-s", "TERM", "4", applianceBinary, "run", "--simulate", "hold",
+                            "--switch", "on", "--config", "/dev/null", "--journal-dir", journalDir,
+                            "--runtime-dir", dir + "/run"], whileWaiting: nil)
+        XCTAssertTrue(r.out.contains("Alarm: ringing again after a restart, alarm 3 was snoozed and a restart ends a snooze\n"),
+                      r.out + r.err)
+        XCTAssertFalse(r.out.contains("not answered"), r.out)
+    }
+
     /// The recap learns the swing from the journal's track, as the box does, and says so.
     func testTheRecapSaysWhereTheSwingShowsTheAnchor() {
         let base = WallTime(seconds: 1_796_000_000)

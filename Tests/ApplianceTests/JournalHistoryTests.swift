@@ -31,7 +31,7 @@ final class JournalHistoryTests: XCTestCase {
         let recap = runProgram([applianceBinary, "recap", "--journal", dir + "/journal", "--since", "4h", "--config", "/dev/null"])
         XCTAssertEqual(recap.code, 0, recap.err)
         XCTAssertTrue(recap.out.contains("\nAlarms and faults\n"), recap.out)
-        XCTAssertTrue(recap.out.contains("\nWatches that ended\n"), recap.out)
+        XCTAssertTrue(recap.out.contains("\nWatches\n"), recap.out)
 
         let gpx = runProgram([applianceBinary, "export", "--journal", dir + "/journal", "-o", dir + "/night.gpx", "--config", "/dev/null"])
         XCTAssertEqual(gpx.code, 0, gpx.err)

@@ -9,9 +9,10 @@ import Signals
 import WatchCore
 import XCTest
 
-/// Nothing on the loop waits: the real `EventLoop` and `BoxRuntime`, the alarm ringing, a
-/// journal whose every sync takes seconds (on its writer thread), and the box's console on a
-/// pipe nobody reads. The buzzer keeps its 0.2 s cadence, systemd's watchdog is pinged on time,
+/// Nothing on the loop waits: the real `EventLoop` and the box `run` builds (`Wiring.parts`:
+/// the journal, the console and its log, the Systems Check, the status snapshot, the control
+/// socket), the alarm ringing, a journal whose every sync takes seconds (on its writer thread),
+/// and the box's console on a pipe nobody reads. The buzzer keeps its 0.2 s cadence, systemd's watchdog is pinged on time,
 /// and the decision's receipt comes only when its record is durable. Twice: on a simulated file
 /// system whose syncs sleep 3 s, and, in the test VM, on ext4 on a dm-delay device
 /// (scripts/test-slow-sync.sh, which sets AA_SLOW_JOURNAL_DIR).
@@ -22,9 +23,10 @@ final class LoopNeverWaitsTests: XCTestCase {
     }
 
     /// The test's script, run by the loop at its deadlines like any source.
-    final class Script: Pollable {
+    final class Script: Part, Pollable {
         var steps: [(Instant, () -> Void)]
         init(_ steps: [(Instant, () -> Void)]) { self.steps = steps }
+        var polled: Pollable? { self }
         func pollRequests() -> [PollRequest] { [] }
         func nextDeadline() -> Instant? { steps.first?.0 }
         func service(ready: [PollRequest], now: Instant) -> [Event] {
@@ -86,17 +88,23 @@ final class LoopNeverWaitsTests: XCTestCase {
         let resident = mlockall(Int32(MCL_CURRENT)) == 0
         if resident { munlockall() }
         print("start-up: the process's pages made resident: \(resident ? "yes" : "no, errno \(errno)"), in \(MonotonicClock.now() - t0)")
+        // The runtime directory on tmpfs, as the box's /run/anchor-alert is (an ext4 /tmp may
+        // sleep in a write).
+        var template = Array("/dev/shm/aa-never-waits-XXXXXX".utf8CString)
+        let shm = try XCTUnwrap(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        defer { runProgram(["/bin/rm", "-rf", shm]) }
+        var config = Configuration()
+        config.watchSettings.radius = 30
+        config.journalDirectory = directory
+        config.runtimeDirectory = shm
         let start = MonotonicClock.now()
-        let opened = Journal.open(directory: directory, fileSystem: fileSystem, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
-        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
+        var wiring = Wiring(config: config, now: start)
+        // The Systems Check reads an empty /sys and /run: this machine's power and clock are
+        // not the box's.
+        wiring.probe = SystemsProbe(journalDirectory: shm, sysfs: shm, runRoot: shm)
+        let journal = wiring.journal(fileSystem: fileSystem).log
         XCTAssertNotNil(journal.completionFD)
         let buzzer = Buzzer()
-        var s = WatchSettings()
-        s.radius = 30
-        let box = Box(watch: Watch(settings: s), sources: [buzzerSource()],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()),
-                      log: journal, wall: WallClock.seconds)
-        journal.pace = { [unowned box] in TrackPace(of: box.watch) }
 
         // The console: a pipe whose reader never reads.
         var fds: [Int32] = [0, 0]
@@ -107,11 +115,15 @@ final class LoopNeverWaitsTests: XCTestCase {
         defer { Console.loop = nil }
 
         let loop = try EventLoop()
-        let runtime = BoxRuntime(box: box)
-        runtime.extraSources = [journal, sink]
         var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(MonotonicClock.now()) })
-        ConsoleLog.attach(to: box, settings: s)
+        let watchdog = Watchdog(interval: .seconds(1), start: start, ping: { pings.append(MonotonicClock.now()) })
+        // The test's own parts: its script, the stop, and the watch for the receipt.
+        let script = Script([]), stopper = Script([]), watchReceipt = Script([])
+        // No GPS here: the devices are the buzzer alone.
+        let devices = Wiring.Devices(drivers: [buzzerSource()], buzzer: buzzer)
+        let box = wiring.box(devices, journal: journal,
+                             parts: wiring.parts(devices, journal: journal) + [watchdog, script, stopper, watchReceipt])
+        let runtime = BoxRuntime(box: box)
 
         // Ringing at once, as after a restart with the alarm latched.
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
@@ -123,7 +135,7 @@ final class LoopNeverWaitsTests: XCTestCase {
         var decidedAt: Instant?
         var answeredAt: Instant?
         var consoleTook: Duration = .zero
-        let script = Script([
+        script.steps = [
             (start + .milliseconds(300), {
                 // Far more than the pipe and the buffer hold: must neither block nor grow.
                 let t0 = MonotonicClock.now()
@@ -135,13 +147,9 @@ final class LoopNeverWaitsTests: XCTestCase {
                     answeredAt = MonotonicClock.now()
                 }
             }),
-        ])
-        runtime.extraSources.append(script)
+        ]
         // Stops the loop 1.2 s after the receipt came (or after 60 s without one).
-        let stopper = Script([])
         stopper.steps = [(start + .seconds(60), { _ = pthread_kill(pthread_self(), SIGTERM) })]
-        runtime.extraSources.append(stopper)
-        let watchReceipt = Script([])
         func lookForTheReceipt() {
             if let answeredAt {
                 stopper.steps = [(answeredAt + .milliseconds(1200), { _ = pthread_kill(pthread_self(), SIGTERM) })]
@@ -150,10 +158,8 @@ final class LoopNeverWaitsTests: XCTestCase {
             }
         }
         watchReceipt.steps = [(start + .milliseconds(400), lookForTheReceipt)]
-        runtime.extraSources.append(watchReceipt)
         let counting = NetworkOutageTimingTests.Counting(runtime)
         loop.run(counting)
-        journal.close(now: MonotonicClock.now())
         print("loop: \(counting.turns) turns, \(counting.sleptInPoll) slept in poll, \(counting.sleptOutsidePoll) slept outside it; the journal writer's lock found taken \(journal.writer.loopFoundTheLockTaken) times")
         XCTAssertEqual(counting.sleptOutsidePoll, 0, "the loop's thread slept outside its poll: \(counting.sleepers.prefix(5))")
 
@@ -193,5 +199,5 @@ final class LoopNeverWaitsTests: XCTestCase {
     }
 
     /// No GPS here: a source that never fires.
-    private func buzzerSource() -> Pollable { Script([]) }
+    private func buzzerSource() -> Part { Script([]) }
 }

@@ -9,7 +9,8 @@ import WatchCore
 import XCTest
 
 /// The buzzer and the watchdog keep time while every network peer misbehaves at once: the
-/// real `EventLoop` and `BoxRuntime`, the alarm ringing, an MQTT output on a real mosquitto that
+/// real `EventLoop` and the box `run` builds (`Wiring.parts`, its `[nmea]` and `[mqtt]`
+/// sections enabled), the alarm ringing, an MQTT output on a real mosquitto that
 /// is stopped (SIGSTOP at 2 s: TCP accepts, nothing answers) and then killed (at 4.5 s), a second MQTT output on a
 /// black-holed address (a listener whose queue is full, so its SYNs are dropped and the connect
 /// hangs), and the NMEA output with a plotter that never reads. The deterministic bound: the
@@ -40,28 +41,31 @@ final class NetworkOutageTimingTests: XCTestCase {
         defer { close(filler) }
         _ = InetSocket.withSockaddr(addr) { connect(filler, $0, $1) }
 
-        // The box, ringing, with a 1 s watchdog.
-        let (box, buzzer, start) = Self.ringingBox()
-        // On tmpfs, as the box's /run/anchor-alert is (an ext4 /tmp may sleep in a write).
-        var template = Array("/dev/shm/aa-outage-XXXXXX".utf8CString)
-        let shm = try XCTUnwrap(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
-        defer { runProgram(["/bin/rm", "-rf", shm]) }
-        let snapshot = SnapshotWriter(directory: shm, interval: .seconds(1), fitted: [.buzzer, .watchdog])
-        box.observers.append(snapshot)
-
-        var m = MQTTSettings()
-        m.enabled = true
-        m.port = brokerPort
-        m.keepalive = 5  // libmosquitto's least
-        let mqtt = MQTTOutput(settings: m, boxName: "outage", interval: .milliseconds(250), now: start, snapshot: snapshot)
-        m.port = holePort
-        let blackHoled = MQTTOutput(settings: m, boxName: "hole", interval: .milliseconds(250), now: start, snapshot: snapshot)
-        var n = NMEASettings()
-        n.enabled = true
-        n.listen = "127.0.0.1"
-        n.port = 0
-        n.repeatEvery = 0.02  // so the plotter that never reads fills its buffers within seconds
-        let nmea = NMEAOutput(settings: n, wall: WallClock.seconds, now: start)
+        // The box, ringing, with a 1 s watchdog: the NMEA output and an MQTT output on the
+        // broker from its configuration, and a second MQTT output, on the black hole, of the
+        // test's own.
+        var config = Configuration()
+        config.nmea.enabled = true
+        config.nmea.listen = "127.0.0.1"
+        config.nmea.port = 0
+        config.nmea.repeatEvery = 0.02  // so the plotter that never reads fills its buffers within seconds
+        config.mqtt.enabled = true
+        config.mqtt.port = brokerPort
+        config.mqtt.keepalive = 5  // libmosquitto's least
+        config.mqtt.box = "outage"
+        config.statusInterval = 0.25
+        var blackHoled: MQTTOutput!
+        let ringing = try Self.ringingBox(config) { wiring, parts in
+            var m = config.mqtt
+            m.port = holePort
+            let snapshot = try XCTUnwrap(parts.lazy.compactMap { $0 as? SnapshotWriter }.first)
+            blackHoled = MQTTOutput(settings: m, boxName: "hole", interval: .milliseconds(250), now: wiring.now, snapshot: snapshot)
+            return [blackHoled]
+        }
+        defer { ringing.cleanUp() }
+        let (box, buzzer, start) = (ringing.box, ringing.buzzer, ringing.start)
+        let nmea = try XCTUnwrap(box.parts.lazy.compactMap { $0 as? NMEAOutput }.first, "the configuration's NMEA output")
+        let mqtt = try XCTUnwrap(box.parts.lazy.compactMap { $0 as? MQTTOutput }.first, "the configuration's MQTT output")
         nmea.outboxLimit = 2048
         let sleeper = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(sleeper) }
@@ -69,16 +73,13 @@ final class NetworkOutageTimingTests: XCTestCase {
         setsockopt(sleeper, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         let nmeaAddr = try XCTUnwrap(InetSocket.address("127.0.0.1", port: try XCTUnwrap(nmea.port)))
         XCTAssertEqual(InetSocket.withSockaddr(nmeaAddr) { connect(sleeper, $0, $1) }, 0)
-        box.announcers = [nmea, mqtt, blackHoled]
 
         let loop = try EventLoop()
         let runtime = BoxRuntime(box: box)
-        var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(MonotonicClock.now()) })
 
         var connectedBeforeStop = 0
         var stoppedAt: Instant?, killedAt: Instant?
-        let script = LoopNeverWaitsTests.Script([
+        ringing.script.steps = [
             (start + .milliseconds(2000), {
                 connectedBeforeStop = mqtt.connections
                 stoppedAt = MonotonicClock.now()
@@ -89,8 +90,7 @@ final class NetworkOutageTimingTests: XCTestCase {
                 kill(broker, SIGKILL)
             }),
             (start + .milliseconds(7500), { _ = pthread_kill(pthread_self(), SIGTERM) }),
-        ])
-        runtime.extraSources = [nmea, mqtt, blackHoled, script]
+        ]
 
         let counting = Counting(runtime)
         loop.run(counting)
@@ -103,35 +103,65 @@ final class NetworkOutageTimingTests: XCTestCase {
         XCTAssertEqual(blackHoled.connections, 0, "the black-holed broker never answered: \(blackHoled.row.answer)")
         XCTAssertGreaterThanOrEqual(nmea.droppedClients, 1, "the plotter that never reads was dropped")
 
-        judge("through the outage", counting: counting, buzzer: buzzer, pings: pings, start: start)
+        judge("through the outage", counting: counting, buzzer: buzzer, pings: ringing.pings(), start: start)
     }
 
     /// The same ringing loop with no network output, for comparison on the same machine.
     func testTheSameLoopWithTheNetworkOff() throws {
-        let (box, buzzer, start) = Self.ringingBox()
+        let ringing = try Self.ringingBox(Configuration())
+        defer { ringing.cleanUp() }
+        let start = ringing.start
         let loop = try EventLoop()
-        let runtime = BoxRuntime(box: box)
-        var pings: [Instant] = []
-        runtime.watchdog = (.seconds(1), { pings.append(MonotonicClock.now()) })
-        runtime.extraSources = [LoopNeverWaitsTests.Script([(start + .milliseconds(7500), { _ = pthread_kill(pthread_self(), SIGTERM) })])]
-        let counting = Counting(runtime)
+        ringing.script.steps = [(start + .milliseconds(7500), { _ = pthread_kill(pthread_self(), SIGTERM) })]
+        let counting = Counting(BoxRuntime(box: ringing.box))
         loop.run(counting)
-        judge("with the network off", counting: counting, buzzer: buzzer, pings: pings, start: start, turns: 10)
+        judge("with the network off", counting: counting, buzzer: ringing.buzzer, pings: ringing.pings(), start: start, turns: 10)
     }
 
-    /// A box with no journal and no GPS, its alarm ringing (as after a restart with it latched).
-    static func ringingBox() -> (Box, LoopNeverWaitsTests.Buzzer, Instant) {
-        let buzzer = LoopNeverWaitsTests.Buzzer()
-        var s = WatchSettings()
-        s.radius = 30
-        let box = Box(watch: Watch(settings: s), sources: [LoopNeverWaitsTests.Script([])],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()),
-                      log: nil, wall: WallClock.seconds)
+    /// The box `run` builds from `config` (`Wiring.parts`), its alarm ringing (as after a
+    /// restart with it latched), with no GPS, the buzzer fitted, the journal on a simulated disk,
+    /// the runtime directory on tmpfs (as the box's /run/anchor-alert is: an ext4 /tmp may sleep
+    /// in a write), the console on non-blocking sinks as `run` has it, a 1 s watchdog and the
+    /// test's script; `extra` adds parts of the test's own.
+    struct Ringing {
+        let box: Box
+        let buzzer: LoopNeverWaitsTests.Buzzer
+        let start: Instant
+        let script: LoopNeverWaitsTests.Script
+        let pings: () -> [Instant]
+        let cleanUp: () -> Void
+    }
+
+    static func ringingBox(_ base: Configuration,
+                           extra: (Wiring, [Part]) throws -> [Part] = { _, _ in [] }) throws -> Ringing {
+        var template = Array("/dev/shm/aa-outage-XXXXXX".utf8CString)
+        let shm = try XCTUnwrap(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
+        var config = base
+        config.watchSettings.radius = 30
+        config.journalDirectory = "/journal"
+        config.runtimeDirectory = shm
+        Console.loop = (ConsoleSink(.standardOutput), ConsoleSink(.standardError))
         let start = MonotonicClock.now()
+        var wiring = Wiring(config: config, now: start)
+        wiring.probe = SystemsProbe(journalDirectory: shm, sysfs: shm, runRoot: shm)
+        let journal = wiring.journal(fileSystem: FlakyFileSystem()).log
+        let buzzer = LoopNeverWaitsTests.Buzzer()
+        let devices = Wiring.Devices(drivers: [LoopNeverWaitsTests.Script([])], buzzer: buzzer, fitted: [.buzzer, .watchdog])
+        final class Pings { var at: [Instant] = [] }
+        let pings = Pings()
+        let watchdog = Watchdog(interval: .seconds(1), start: start, ping: { pings.at.append(MonotonicClock.now()) })
+        let script = LoopNeverWaitsTests.Script([])
+        let parts = wiring.parts(devices, journal: journal)
+        let box = wiring.box(devices, journal: journal, parts: parts + (try extra(wiring, parts)) + [watchdog, script])
+        // Judged from the ring on: the annunciator sets the line low when it is built.
+        let ringing = MonotonicClock.now()
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
-                    lastEpisode: 1, now: start)
+                    lastEpisode: 1, now: ringing)
         XCTAssertTrue(box.annunciator.isAlarmSounding)
-        return (box, buzzer, start)
+        return Ringing(box: box, buzzer: buzzer, start: ringing, script: script, pings: { pings.at }, cleanUp: {
+            Console.loop = nil
+            runProgram(["/bin/rm", "-rf", shm])
+        })
     }
 
     /// The deterministic bound (no sleep but poll's), then the buzzer's and the watchdog's
@@ -245,7 +275,6 @@ final class NetworkOutageTimingTests: XCTestCase {
             inner.serve(ready, now: now)
         }
         func signal(_ number: Int32, now: Instant) -> Bool { inner.signal(number, now: now) }
-        func endOfTurn(now: Instant) { inner.endOfTurn(now: now) }
     }
 
     /// The calling thread's page faults (/proc/thread-self/stat's minflt and majflt): a major

@@ -30,6 +30,51 @@ final class RecapTests: XCTestCase {
         XCTAssertEqual(lines[2], "Alarms and faults")
     }
 
+    /// "GPS reading is old" inside a sentence keeps its capitals: "GPS", never "gPS" (issue 26).
+    func testCantJudgeKeepsTheGPSCapitals() {
+        let entries = [
+            HistoryEntry(at: base + .seconds(10), event: .verdict(from: .holding, to: .cantJudge, reason: .stale)),
+            HistoryEntry(at: base + .seconds(70), event: .verdict(from: .cantJudge, to: .holding, reason: nil)),
+            HistoryEntry(at: base + .seconds(80), event: .verdict(from: .holding, to: .cantJudge, reason: .tooFewReadings)),
+            HistoryEntry(at: base + .seconds(85), event: .verdict(from: .cantJudge, to: .holding, reason: nil)),
+        ]
+        let notes = Recap.build(entries, since: base, now: base + .seconds(600)).items(.notes).map(\.says)
+        XCTAssertTrue(notes.contains { $0.hasPrefix("Can't judge 2 times, longest ") && $0.hasSuffix(": GPS reading is old") }, "\(notes)")
+        XCTAssertEqual("Too few GPS readings to judge".lowercasedFirst, "too few GPS readings to judge")
+    }
+
+    /// A fault whose words change while it lasts (the GPS fault counts its minutes) is one
+    /// outage from its first raise: its start kept, its length the whole of it (issue 26).
+    func testAnOutageWhoseWordsChangeKeepsItsStartAndLength() {
+        let entries = [
+            HistoryEntry(at: base + .seconds(10), event: .faultRaised(Fault(.gpsd, "GPS: gpsd is not answering"))),
+            HistoryEntry(at: base + .seconds(125), event: .faultRaised(Fault(.gpsd, "GPS: gpsd is not answering for 2:00"))),
+            HistoryEntry(at: base + .seconds(130), event: .faultCleared(.gpsd)),
+        ]
+        let recap = Recap.build(entries, since: base, now: base + .seconds(600))
+        let items = recap.items(.alarmsAndFaults)
+        XCTAssertEqual(items.count, 1, "one outage: \(items.map(\.says))")
+        XCTAssertEqual(items.first?.at, base + .seconds(10), "from its start")
+        XCTAssertEqual(items.first.map { $0.says.hasSuffix(", after 2 min)") }, true, "\(items.map(\.says))")
+    }
+
+    /// Arming is listed, and a watch still on at the recap says so (issue 26).
+    func testArmingIsListedAndAWatchStillOnIsTold() {
+        let mark = Coordinate(latitude: 54, longitude: 13)
+        let entries = [
+            HistoryEntry(at: base + .seconds(10), event: .mark(mark)),
+            HistoryEntry(at: base + .seconds(20), event: .arm),
+            HistoryEntry(at: base + .seconds(30), event: .fix(position: mark, accuracy: 3, distance: 4)),
+        ]
+        let recap = Recap.build(entries, since: base, now: base + .seconds(3600))
+        let notes = recap.items(.notes)
+        XCTAssertEqual(notes.first { $0.says == "Alarm on" }?.at, base + .seconds(20), "\(notes.map(\.says))")
+        let watches = recap.items(.watches).map(\.says)
+        XCTAssertEqual(watches.count, 1, "\(watches)")
+        XCTAssertTrue(watches.first?.hasPrefix("Watch since ") == true && watches.first?.hasSuffix(", alarm still on: held, farthest 4 m from the anchor") == true,
+                      "\(watches)")
+    }
+
     func testAQuietNightThatEndedSaysSoAndNothingElse() throws {
         var armed = false
         var night = try RecordedNight.replay("nmea-20130630_L1-8252_moored-berth.log", wallBase: base) { night, t, now in
@@ -72,8 +117,9 @@ final class RecapTests: XCTestCase {
             "Power: undervoltage, the box may stop (until the box restarted at \((t + .seconds(250)).clock), after 2 min)",
             "Alarm: the boat reached 111 m from the anchor (alert radius 25 m), still ringing",
         ])
-        XCTAssertEqual(r.items(.watches), [], "a watch still running has not ended")
-        XCTAssertEqual(r.items(.notes).map(\.says), ["Alert radius: 25 m", "Anchor marked at 54.000000,13.000000", "Box started"])
+        XCTAssertEqual(r.items(.watches).map(\.says), ["Watch since \((t + .seconds(2)).clock), alarm still on: rang once, farthest 111 m from the anchor"],
+                       "a watch still running says so")
+        XCTAssertEqual(r.items(.notes).map(\.says), ["Alert radius: 25 m", "Anchor marked at 54.000000,13.000000", "Alarm on", "Box started"])
     }
 
     /// Issue 15: a fault of the boot before a restart stayed "(still so)" for ever.

@@ -81,10 +81,9 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(m.update(with: [SystemsCheck.Row(.power, .ok, "Yes")]), [])
         // The journal driver's own fault (a failed sync) is left alone: low space neither
         // replaces its message nor, later, clears it.
-        m.activeFaults = { [.journal: Fault(.journal, "Journal: can't save to storage; watching from memory")] }
-        XCTAssertEqual(m.update(with: [SystemsCheck.Row(.journalSpace, .failing, "No: 3 MB free of 30 GB")]), [])
-        XCTAssertEqual(m.update(with: [space]), [])
-        m.activeFaults = { [:] }
+        let driver: [FaultKind: Fault] = [.journal: Fault(.journal, "Journal: can't save to storage; watching from memory")]
+        XCTAssertEqual(m.update(with: [SystemsCheck.Row(.journalSpace, .failing, "No: 3 MB free of 30 GB")], active: driver), [])
+        XCTAssertEqual(m.update(with: [space], active: driver), [])
         let clock = m.update(with: [SystemsCheck.Row(.clock, .attention, "Not synchronized: times in the log may be off")])
         XCTAssertEqual(clock, [.faultRaised(Fault(.clock, "Clock: not synchronized: times in the log may be off", pushes: false))],
                        "attention is a fault that does not push")

@@ -9,16 +9,18 @@ import WatchCore
 import XCTest
 
 /// Issue 14's wakeup budget: a box armed and holding wakes once per GPS reading, plus at most
-/// one per 10 s for anything else. The real `Box` and `BoxRuntime` with what `run` gives them
-/// (the buzzer fitted, the journal, the status snapshot, the Systems Check monitor, systemd's
-/// watchdog as the unit sets it, WatchdogSec=10s), driven on a virtual clock as `EventLoop`
-/// drives them: each turn the loop sleeps until the earlier of the next reading and the box's
-/// `nextDeadline`; a turn the deadline wins is a timer wakeup, one the GPS wins is a reading's.
+/// one per 10 s for anything else. The box `run` builds, from `Wiring.parts` (the journal, the
+/// console's log, the Systems Check monitor, the status snapshot, the control socket), with the
+/// buzzer fitted and systemd's watchdog as the unit sets it (WatchdogSec=10s), driven on a
+/// virtual clock as `EventLoop` drives it: each turn the loop sleeps until the earlier of the
+/// next reading and the box's `nextDeadline`; a turn the deadline wins is a timer wakeup, one
+/// the GPS wins is a reading's.
 final class WakeupBudgetTests: XCTestCase {
     /// gpsd's socket, as the loop sees it: each turn it is ready, one reading.
-    final class Readings: Pollable {
+    final class Readings: Part, Pollable {
         let at: Coordinate
         init(at: Coordinate) { self.at = at }
+        var polled: Pollable? { self }
         func pollRequests() -> [PollRequest] { [] }
         func nextDeadline() -> Instant? { nil }
         func service(ready: [PollRequest], now: Instant) -> [Event] {
@@ -48,28 +50,29 @@ final class WakeupBudgetTests: XCTestCase {
         defer { runProgram(["/bin/rm", "-rf", dir]) }
         let anchor = Coordinate(latitude: 54.3413, longitude: 13.5065)
         let start = Instant(seconds: 10_000)
-        let fs = FlakyFileSystem()
-        let opened = Journal.open(directory: "/journal", fileSystem: fs, at: Stamp(monotonic: start, wall: WallTime(seconds: 1_700_000_000)))
-        let journal = JournalLog(journal: opened.journal, wall: WallClock.seconds)
+        var config = Configuration()
+        config.watchSettings.radius = 40
+        config.journalDirectory = "/journal"
+        config.runtimeDirectory = dir
+        config.statusInterval = 30
+        var wiring = Wiring(config: config, now: start)
+        // This machine's power and clock are not the box's: read from an empty /sys and /run,
+        // they are unknown (no fault), and the checks still run.
+        let probe = CountingProbe(SystemsProbe(journalDirectory: dir, sysfs: dir, runRoot: dir))
+        wiring.probe = probe
+        let journal = wiring.journal(fileSystem: FlakyFileSystem()).log
         defer { journal.close(now: start) }
         let gps = Readings(at: anchor)
         let buzzer = Buzzer()
-        var s = WatchSettings()
-        s.radius = 40
-        let box = Box(watch: Watch(settings: s), sources: [gps],
-                      annunciator: Annunciator(buzzer: buzzerFitted ? buzzer : nil, siren: nil, book: DesignedSounds()),
-                      log: journal, wall: WallClock.seconds)
-        journal.pace = { [unowned box] in TrackPace(of: box.watch) }
-        let snapshot = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [.buzzer, .journal, .watchdog])
-        defer { snapshot.remove() }
-        box.observers.append(snapshot)
-        // This machine's power and clock are not the box's: read from an empty /sys and /run,
-        // they are unknown (no fault), and the checks still run.
-        let monitor = CountingMonitor(probe: SystemsProbe(journalDirectory: dir, sysfs: dir, runRoot: dir))
-        let runtime = BoxRuntime(box: box)
-        runtime.extraSources = [journal, monitor]
+        let devices = Wiring.Devices(drivers: [gps], buzzer: buzzerFitted ? buzzer : nil,
+                                     fitted: [.buzzer, .journal, .watchdog])
         let clock = VirtualClock(start)
-        runtime.watchdog = (.seconds(10), { if clock.counting { clock.pings.append(clock.now) } })
+        let watchdog = Watchdog(interval: .seconds(10), start: start, ping: { if clock.counting { clock.pings.append(clock.now) } })
+        let parts = wiring.parts(devices, journal: journal) + [watchdog]
+        let box = wiring.box(devices, journal: journal, parts: parts)
+        let snapshot = try XCTUnwrap(parts.lazy.compactMap { $0 as? SnapshotWriter }.first, "the product's snapshot")
+        defer { snapshot.remove() }
+        let runtime = BoxRuntime(box: box)
         box.restore(anchor: anchor, radius: 40, armed: true, ringingEpisode: nil, lastEpisode: 0, now: start)
 
         var out = Run()
@@ -82,7 +85,7 @@ final class WakeupBudgetTests: XCTestCase {
             if !clock.counting, now >= countFrom {
                 clock.counting = true
                 writesBefore = snapshot.writes
-                runsBefore = monitor.runs
+                runsBefore = probe.runs
                 changesBefore = buzzer.changes
             }
             let deadline = runtime.nextDeadline(now: now)
@@ -101,12 +104,11 @@ final class WakeupBudgetTests: XCTestCase {
                 XCTFail("nothing would ever wake the box")
                 return out
             }
-            runtime.endOfTurn(now: now)
         }
         if period != nil { XCTAssertEqual(box.watch.alarm.kind, .armed, "armed and not ringing all through") }
         out.pings = clock.pings
         out.snapshotWrites = snapshot.writes - writesBefore
-        out.monitorRuns = monitor.runs - runsBefore
+        out.monitorRuns = probe.runs - runsBefore
         out.buzzerChanges = buzzer.changes - changesBefore
         return out
     }
@@ -119,16 +121,14 @@ final class WakeupBudgetTests: XCTestCase {
         init(_ now: Instant) { self.now = now }
     }
 
-    final class CountingMonitor: Pollable {
-        let inner: SystemsMonitor
+    /// The machine as the Systems Check reads it, counting each run of the checks.
+    final class CountingProbe: SystemsProbing {
+        let inner: SystemsProbe
         var runs = 0
-        init(probe: SystemsProbe) { inner = SystemsMonitor(probe: probe) }
-        func pollRequests() -> [PollRequest] { [] }
-        func nextDeadline() -> Instant? { inner.nextDeadline() }
-        func dueFrom() -> Instant? { inner.dueFrom() }
-        func service(ready: [PollRequest], now: Instant) -> [Event] {
-            if let d = inner.dueFrom(), now >= d { runs += 1 }
-            return inner.service(ready: ready, now: now)
+        init(_ inner: SystemsProbe) { self.inner = inner }
+        func rows() -> [SystemsCheck.Row] {
+            runs += 1
+            return inner.rows()
         }
     }
 

@@ -147,6 +147,10 @@ final class GPIOControlsTests: XCTestCase {
         XCTAssertEqual(fault.kind, .armSwitch)
         XCTAssertFalse(controls.isWorking(.armSwitch))
         XCTAssertTrue(controls.isWorking(.button))
+        // The box tries the line again by itself: its fix says so, not "restart the box".
+        XCTAssertTrue(fault.message.hasSuffix(". Check the wiring; the box tries the line again by itself."), fault.message)
+        sw.failReads = nil
+        XCTAssertEqual(controls.service(ready: [], now: .ms(11 + 10_000)).first, .faultCleared(.armSwitch), "and it does")
     }
 
     func testPermissionAndMissingChipSayWhatToDo() {

@@ -120,7 +120,11 @@ final class PowerCutTests: XCTestCase {
             XCTAssertEqual(result.saved, .saved, "trial \(trial)")
             fs.simulateCrash()
             let (_, second) = Journal.open(directory: testDirectory, limits: limits, fileSystem: fs, at: stamp(restartAt + 10))
-            XCTAssertEqual(second.memory, WatchMemory(of: watch), "trial \(trial) after the second cut")
+            // The journal keeps that the episode's last answer was a snooze (the watch rings again
+            // all the same: a restart ends a snooze), which the watch itself no longer shows.
+            var expected = WatchMemory(of: watch)
+            expected.snoozed = expected.ringingEpisode != nil && expected.ringingEpisode == restored.memory.ringingEpisode && restored.memory.snoozed
+            XCTAssertEqual(second.memory, expected, "trial \(trial) after the second cut")
         }
         print("power-cut: \(trials) crash points tried (\(points.count) distinct of \(totalOps) file operations; \(strict) forgetting all unsynced bytes, \(torn) keeping a torn part); \(ringingAtCut) restored ringing; \(inFlightSurvived) kept the in-flight turn")
     }

@@ -12,6 +12,19 @@ final class RecordCodingTests: XCTestCase {
         }
     }
 
+    /// A snapshot keeps that its ringing episode was snoozed (flag bit 3), so the words after a
+    /// restart say so even when the snooze's own record is in an older segment.
+    func testASnapshotKeepsThatTheEpisodeWasSnoozed() throws {
+        var m = WatchMemory(anchor: harbour, radius: 35.5, armed: true, ringingEpisode: 3, lastEpisode: 4)
+        m.snoozed = true
+        let back = try JournalRecord.decode(type: 2, payload: JournalRecord.snapshot(m).payload(at: stamp(1))[...]).get()
+        XCTAssertEqual(back.record, .snapshot(m))
+        var replayed = WatchMemory.fresh()
+        replayed.apply(back.record)
+        replayed.apply(.alarmStart(episode: 4))
+        XCTAssertFalse(replayed.snoozed, "a new episode starts unanswered")
+    }
+
     func testTrackFixKeepsCentimetres() throws {
         let fix = TrackFix(position: Coordinate(latitude: 50.12345678, longitude: -5.98765432), accuracy: 2.5, distance: 17.125)
         let back = try JournalRecord.decode(type: 15, payload: JournalRecord.trackFix(fix).payload(at: stamp(0))[...]).get()

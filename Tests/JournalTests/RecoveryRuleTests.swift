@@ -161,7 +161,7 @@ final class RecoveryRuleTests: XCTestCase {
         let size = limits.maxSegmentRead + 100
         fs.setContents(segmentPath(1), good + [UInt8](repeating: 0, count: size - good.count))
         let (_, recovery) = Journal.open(directory: testDirectory, limits: limits, fileSystem: fs, at: stamp(0))
-        XCTAssertEqual(recovery.memory, WatchMemory(anchor: harbour, radius: 40, armed: true, ringingEpisode: 1, lastEpisode: 1),
+        XCTAssertEqual(recovery.memory, WatchMemory(anchor: harbour, radius: 40, armed: true, ringingEpisode: 1, lastEpisode: 1, snoozed: true),
                        "what was read is restored")
         XCTAssertTrue(recovery.notes.contains(.oversized(segment: SegmentName.name(1), bytes: size, read: limits.maxSegmentRead)),
                       "\(recovery.notes)")
@@ -190,7 +190,7 @@ final class RecoveryRuleTests: XCTestCase {
         let (j1, r1) = Journal.open(directory: testDirectory, fileSystem: fs, at: stamp(0))
         XCTAssertEqual(r1.notes, [.tornTail(segment: SegmentName.name(1), offset: good.count, bytes: 10)])
         XCTAssertNil(r1.fault, "a torn tail is what a power cut leaves, not a fault")
-        XCTAssertEqual(r1.memory, WatchMemory(anchor: harbour, radius: 40, armed: true, ringingEpisode: 1, lastEpisode: 1))
+        XCTAssertEqual(r1.memory, WatchMemory(anchor: harbour, radius: 40, armed: true, ringingEpisode: 1, lastEpisode: 1, snoozed: true))
         XCTAssertEqual(fs.contents(segmentPath(1)), good, "truncated to the last whole record")
         j1.close()
         let (_, r2) = Journal.open(directory: testDirectory, fileSystem: fs, at: stamp(1))

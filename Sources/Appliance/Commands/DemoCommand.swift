@@ -46,14 +46,8 @@ enum DemoCommand: Command {
         settings.snooze = .seconds(300)
         let gps = SimulatedGPS(.script(script), start: .zero)
         let box = Box(watch: Watch(settings: settings), sources: [gps],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
-        box.observers = [screen]
-        box.onActions = { actions, now in
-            for action in actions {
-                if let line = Narration.line(action, now: now, settings: settings) { screen.say(line) }
-                if case .accepted = action { screen.activity(at: now) }
-            }
-        }
+                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 },
+                      parts: [screen, DemoNarration(screen: screen, settings: settings)])
         var skipper = DemoSkipper()
         var now = Instant.zero
         let end = Instant(seconds: script.end)
@@ -91,5 +85,26 @@ enum DemoCommand: Command {
     static func pause(_ seconds: Double) {
         guard seconds > 0 else { return }
         MonotonicClock.sleep(seconds: min(seconds, 10))
+    }
+}
+
+/// The demo's log: each action in the box's words on the screen; an accepted decision lights
+/// the ring as the box's does.
+final class DemoNarration: Part, BoxListener {
+    let screen: DemoScreen
+    let settings: WatchSettings
+
+    init(screen: DemoScreen, settings: WatchSettings) {
+        self.screen = screen
+        self.settings = settings
+    }
+
+    var hearing: BoxListener? { self }
+
+    func heard(_ actions: [Action], box: Box, now: Instant) {
+        for action in actions {
+            if let line = Narration.line(action, now: now, settings: settings) { screen.say(line) }
+            if case .accepted = action { screen.activity(at: now) }
+        }
     }
 }

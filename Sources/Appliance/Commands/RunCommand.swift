@@ -82,31 +82,23 @@ enum RunCommand: Command {
         }
         let now = MonotonicClock.now()
 
-        // The parts, in the order they come alive. Each device that can't be had is a named
-        // fault the box announces while it watches with the rest (Wiring, RunParts).
+        // The parts, in the order they come alive (Wiring.parts). Each device that can't be had
+        // is a named fault the box announces while it watches with the rest.
         let wiring = Wiring(config: config, now: now)
         let devices = wiring.devices(simulate: simulate, speed: speed, realSwitch: simulatedSwitch == nil,
                                      problems: loaded.problems)
         let journal = wiring.journal()
-        let box = wiring.box(devices, log: journal.log)
-        RunParts.restore(box, from: journal.recovery, now: now)
-        RunParts.confirmOnTheRing(devices.ring, box: box)
-        ConsoleLog.attach(to: box, settings: config.watchSettings)
-        let runtime = RunParts.runtime(box, journal: journal.log, reload: configure)
-        let snapshot = Surfaces.attach(to: runtime, config: config, fitted: devices.fitted(gpsd: simulate == nil))
-        NetworkOutputs.attach(to: runtime, config: config, snapshot: snapshot, now: now)
+        let systemd = Systemd()
+        let parts = wiring.parts(devices, journal: journal.log, systemd: systemd, cantSound: cantSound)
+        let box = wiring.box(devices, journal: journal.log, parts: parts)
+        StartUp.restore(box, from: journal.recovery, now: now)
+        let runtime = BoxRuntime(box: box, reload: configure, simulatedSwitch: simulatedSwitch != nil)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
-        RunParts.start(devices, box: box, recovery: journal.recovery, now: now)
-        runtime.onShutdown.append { now in
-            devices.shutdown()
-            journal.log.close(now: now)
-        }
+        StartUp.start(box, faults: devices.faults, recovery: journal.recovery, now: now)
         if let on = simulatedSwitch {
-            runtime.simulatedSwitch = true
             // The switch's position at start is a decision, as with the real one.
             box.handle(.armSwitch(on: on), now: now)
         }
-        let systemd = RunParts.systemd(runtime, box: box, cantSound: cantSound)
         box.refresh(now: now)
         _ = try? systemd.ready(status: cantSound ?? "Anchor Alert: watching")
         loop.run(runtime)

@@ -119,7 +119,8 @@ enum StatusCommand: Command {
         if let anchor = s.anchor { out.append("Anchor: \(anchor) (\(ChartPosition.text(anchor)))") }
         out += swing(s)
         if let advice = s.radiusAdvice { out.append(advice) }
-        for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (sounding)" : "")) }
+        // A fault that sounds says so in the words of its snooze's receipt ("Fault sound snoozed").
+        for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (fault sound on: anchor-alert snooze silences it)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
     }

@@ -4,7 +4,8 @@ import WatchCore
 
 /// The demo's terminal: the ring in its real colours, the words beside it, and a log of what
 /// happened. On a terminal it redraws in place; piped, it prints one line per event.
-final class DemoScreen: BoxObserver {
+final class DemoScreen: Part, BoxObserver {
+    var shown: BoxObserver? { self }
     private let tty: Bool
     private let speed: Double
     private var log: [String] = []

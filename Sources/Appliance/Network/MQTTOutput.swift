@@ -8,7 +8,7 @@ import WatchCore
 /// Retained topics carry the latest snapshot (the same JSON as `status --json`'s status) and
 /// its parts; the last will says "offline". While the broker is away, or while libmosquitto
 /// still has unsent bytes, only the latest payload of each topic is kept, never a queue.
-final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
+final class MQTTOutput: Pollable, BoxObserver, BoxServer {
     let settings: MQTTSettings
     let boxName: String
     let base: String
@@ -198,12 +198,14 @@ final class MQTTOutput: Pollable, BoxObserver, DecisionServer {
 
     // MARK: - BoxObserver
 
-    func show(_ status: WatchStatus, now: Instant) {
+    func show(_ status: WatchStatus, now: Instant) { show(status, checks: [], now: now) }
+
+    /// `checks` are the parts' Systems Check rows, as the snapshot file has them.
+    func show(_ status: WatchStatus, checks rows: [SystemsCheck.Row], now: Instant) {
         self.now = now
         guard let snapshot else { return }
         // Decided as the snapshot file is (`SnapshotWriter.ChangeKey`), but of the status the
         // box announces: a decision reaches the broker with its receipt, not before.
-        let rows = snapshot.localRows?() ?? []
         let key = SnapshotWriter.ChangeKey(status, localRows: rows)
         let due = lastPublish.map { now >= $0 + interval } ?? true
         guard due || key != lastKey else { return }

@@ -9,7 +9,7 @@ import WatchCore
 /// non-blocking: a client that can't keep up fills a bounded outbox and is dropped, never
 /// waited for. What clients send is read in bounded lines; ACN and ACK are the only sentences
 /// it acts on, and only when `acknowledge_snoozes` is set, through the box's decision path.
-final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
+final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     let settings: NMEASettings
     /// Bytes queued for one client that does not read before it is dropped.
     var outboxLimit: Int {
@@ -134,7 +134,7 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
         return []
     }
 
-    // MARK: - DecisionServer
+    // MARK: - BoxServer
 
     /// Services the sockets and carries out the commands read, each through the box.
     func serve(_ ready: [PollRequest], now: Instant, box: Box) {
@@ -151,7 +151,10 @@ final class NMEAOutput: Pollable, BoxObserver, DecisionServer {
             let answer = stream.query(identifier: id, instance: instance)
             send(answer.isEmpty ? [stream.refusal(identifier: id, instance: instance, command: "Q", wall: wall())] : answer, to: fd)
         case .acn(BoxAlerts.anchorIdentifier, let instance, let cmd) where (cmd == "A" || cmd == "S") && settings.acknowledgeSnoozes:
-            guard let episode = instance ?? stream.announcedEpisode else {
+            // It answers the anchor alarm only while that episode rings: an alert already
+            // snoozed is refused, never taken as a snooze of the fault sound (which is the GPS
+            // and journal alerts' ACN).
+            guard let episode = instance ?? stream.announcedEpisode, case .ringing(episode) = box.watch.alarm else {
                 return send([stream.refusal(identifier: BoxAlerts.anchorIdentifier, instance: instance, command: cmd, wall: wall())], to: fd)
             }
             // The same decision as `anchor-alert snooze`: it names its episode. Accepted, the

@@ -7,16 +7,24 @@ import WatchCore
 /// accelerated clock, tests from a manual one.
 final class Box {
     private(set) var watch: Watch
+    /// Everything the loop polls, in start order: the sources given, then the parts'.
     let sources: [Pollable]
     let annunciator: Annunciator
     var log: DecisionLog?
-    var observers: [BoxObserver] = []
-    /// Observers that tell others (the network outputs): shown `Announcement`'s status, so
-    /// they learn a decision only with its receipt, and a ringing alarm at once.
-    var announcers: [BoxObserver] = []
+    /// The parts, in start order (`Wiring.parts`), sorted once below by what each does.
+    let parts: [Part]
+    /// Shown the status as it is, once a turn.
+    private let observers: [BoxObserver]
+    /// Shown `Announcement`'s status (the network outputs), so they learn a decision only with
+    /// its receipt, and a ringing alarm at once. Settable for tests that tell their own.
+    var announcers: [BoxObserver]
+    private let listeners: [BoxListener]
+    /// The sources that are handed the box (`BoxServer`).
+    private let servers: [BoxServer]
+    private let checked: [CheckedPart]
     private var announcement = Announcement()
-    /// Every action carried out, for observers that narrate (the demo) and for tests.
-    var onActions: (([Action], Instant) -> Void)?
+    /// A test's ear for receipts; the product's parts hear them as `BoxListener`s.
+    var onReceipt: ((Receipt, _ saved: Bool, Instant) -> Void)?
     private let wall: () -> Double
     /// GPS readings handled, for the loop's cost benchmark ("stopped after ...").
     private(set) var readings = 0
@@ -28,19 +36,40 @@ final class Box {
     private var turnDepth = 0
     private var refreshOwed = false
 
-    init(watch: Watch, sources: [Pollable], annunciator: Annunciator, log: DecisionLog?, wall: @escaping () -> Double) {
+    init(watch: Watch, sources: [Pollable] = [], annunciator: Annunciator, log: DecisionLog?,
+         wall: @escaping () -> Double, parts: [Part] = []) {
         self.watch = watch
-        self.sources = sources
+        self.sources = sources + parts.compactMap(\.polled)
         self.annunciator = annunciator
         self.log = log
         self.wall = wall
+        self.parts = parts
+        observers = parts.compactMap(\.shown)
+        announcers = parts.compactMap(\.told)
+        listeners = parts.compactMap(\.hearing)
+        servers = parts.compactMap(\.served)
+        checked = parts.compactMap(\.checked)
+    }
+
+    /// The parts' Systems Check rows. One part's own array when it is the only one, so the
+    /// snapshot's change key compares one buffer with itself, not row by row.
+    var checks: [SystemsCheck.Row] {
+        checked.count == 1 ? checked[0].rows : checked.flatMap(\.rows)
+    }
+
+    /// A clean stop: every part in reverse start order, then the sound off.
+    func stop(now: Instant) {
+        for part in parts.reversed() { part.stop(now: now) }
+        annunciator.silence()
     }
 
     /// Brings back what the journal remembered. A latched alarm sounds before anything else.
+    /// The listeners are not told: nothing was decided, and the start says it in its own words
+    /// (`StartUp.restore`).
     func restore(anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int, now: Instant) {
         let actions = watch.restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
                                     lastEpisode: lastEpisode, at: now)
-        carryOut(actions, now: now, reply: nil, journal: false)
+        carryOut(actions, now: now, reply: nil, journal: false, heard: false)
     }
 
     /// One event through the watch, and its actions carried out. Returns true when `reply` has
@@ -67,16 +96,13 @@ final class Box {
         var reply: ((DecisionOutcome) -> Void)?
     }
     private var awaiting: [Awaiting] = []
-    /// Called when a decision's record is known durable (true) or not (false): the ring's
-    /// confirmation follows this, never the decision itself.
-    var onReceipt: ((Receipt, _ saved: Bool, Instant) -> Void)?
-
     /// Decisions waiting on the journal, for the Systems Check and tests.
     var awaitingReceipts: Int { awaiting.reduce(0) { $0 + $1.confirmations.count } }
 
     /// The order is the product's: sound an alarm at once; make decisions durable before
     /// confirming them; refuse at once.
-    private func carryOut(_ actions: [Action], now: Instant, reply: ((DecisionOutcome) -> Void)?, journal: Bool) {
+    private func carryOut(_ actions: [Action], now: Instant, reply: ((DecisionOutcome) -> Void)?, journal: Bool,
+                          heard: Bool = true) {
         // First what must not wait: the alarm, the fault pattern, refusals and plain chirps.
         for action in actions {
             switch action {
@@ -108,8 +134,11 @@ final class Box {
         }
         // Without a journal (the demo, some tests) there is no record to wait for: confirmed at
         // once. With one, a decision that left no durable record is not saved.
-        for c in confirmations { confirm(c.receipt, chirp: c.chirp, saved: log == nil, reply: reply, now: now) }
-        onActions?(actions, now)
+        // One decision, one answer: the first receipt (a mark that arms says so in its own).
+        for (i, c) in confirmations.enumerated() {
+            confirm(c.receipt, chirp: c.chirp, saved: log == nil, reply: i == 0 ? reply : nil, now: now)
+        }
+        if heard { for l in listeners { l.heard(actions, box: self, now: now) } }
         if journal { takeCompletions(now: now) }
         refreshSoon(now: now)
     }
@@ -128,7 +157,9 @@ final class Box {
             }
             guard let i = awaiting.firstIndex(where: { $0.ticket == ticket }) else { continue }
             let done = awaiting.remove(at: i)
-            for c in done.confirmations { confirm(c.receipt, chirp: c.chirp, saved: saved, reply: done.reply, now: now) }
+            for (i, c) in done.confirmations.enumerated() {
+                confirm(c.receipt, chirp: c.chirp, saved: saved, reply: i == 0 ? done.reply : nil, now: now)
+            }
         }
         if !tickets.isEmpty || !events.isEmpty { refreshSoon(now: now) }
     }
@@ -141,6 +172,8 @@ final class Box {
             annunciator.notSaved(now: now)
         }
         reply?(.accepted(receipt, saved: saved))
+        // The ring's confirmation and the console's line follow this, never the decision itself.
+        for l in listeners { l.confirmed(receipt, saved: saved, now: now) }
         onReceipt?(receipt, saved, now)
     }
 
@@ -157,10 +190,11 @@ final class Box {
         refreshOwed = false
         annunciator.update(now: now)
         let status = Self.status(of: &watch, at: now)
-        for o in observers { o.show(status, now: now) }
+        let rows = checks
+        for o in observers { o.show(status, checks: rows, now: now) }
         guard !announcers.isEmpty else { return }
         let told = announcement.status(live: status, waiting: !awaiting.isEmpty)
-        for a in announcers { a.show(told, now: now) }
+        for a in announcers { a.show(told, checks: rows, now: now) }
     }
 
     /// The watch's status read in place: through `inout` the compiler borrows the watch,
@@ -203,11 +237,11 @@ final class Box {
     }
 
     /// The one dispatch of a loop turn, inside one `turn` (the observers see its end once):
-    /// ready descriptors by source, then the sources whose deadline has come (the box's and
-    /// `others`, the runtime's sockets, console and journal), then time itself (unless an event
-    /// this turn already took the watch to `now`). A `DecisionServer` is handed the box, so its
-    /// replies can wait for the journal; every other source's events are handled here.
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant, others: [Pollable] = []) {
+    /// ready descriptors by source, then the sources whose deadline has come, then time itself
+    /// (unless an event this turn already took the watch to `now`). A `BoxServer` is
+    /// handed the box, so its replies can wait for the journal; every other source's events are
+    /// handled here.
+    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
         turn(now: now) {
             for (source, requests) in ready { dispatch(source, requests, now: now) }
             // The sources are a handful: identity scans, no sets built per turn.
@@ -216,7 +250,6 @@ final class Box {
                 dispatch(s, [], now: now)
             }
             for s in sources { due(s) }
-            for s in others { due(s) }
             if let log {
                 log.flushIfDue(now: now)
                 takeCompletions(now: now)
@@ -226,7 +259,8 @@ final class Box {
     }
 
     private func dispatch(_ source: Pollable, _ requests: [PollRequest], now: Instant) {
-        if let server = source as? DecisionServer { return server.serve(requests, now: now, box: self) }
+        // The servers are a handful (the control socket, the network inputs): an identity scan.
+        for server in servers where server === source { return server.serve(requests, now: now, box: self) }
         for event in source.service(ready: requests, now: now) { handle(event, now: now) }
     }
 }

@@ -2,68 +2,79 @@ import Drivers
 import Posix
 import WatchCore
 
-/// `run`'s client of the event loop: the box plus what lives around it (watchdog, shutdown).
+/// `run`'s client of the event loop: the box, and what the signals ask of it (a reload, the
+/// simulated switch, the stop).
 final class BoxRuntime: LoopClient {
     let box: Box
-    var extraSources: [Pollable] = []
-    /// Systems Check rows of parts outside the watch (the network outputs), for the snapshot.
-    var extraRows: [() -> [SystemsCheck.Row]] = []
-    /// Called on SIGTERM/SIGINT before the loop ends: outputs to a safe state, journal flushed.
-    var onShutdown: [(Instant) -> Void] = []
-    var onReload: ((Instant) -> Void)?
+    /// SIGHUP: the configuration read again; its problems are said and raised, as at a start.
+    private let reload: (() -> LoadedConfiguration)?
     /// Signals that stand for the arm switch when it is simulated: SIGUSR1 = ARM, SIGUSR2 = off.
-    var simulatedSwitch = false
-    var watchdog: (interval: Duration, ping: () -> Void)?
-    private var lastPing: Instant?
+    private let simulatedSwitch: Bool
 
-    init(box: Box) { self.box = box }
-
-    func pollSources() -> [Pollable] { box.sources + extraSources }
-
-    func nextDeadline(now: Instant) -> Instant? {
-        var next = box.nextDeadline(now: now)
-        for s in extraSources {
-            if let d = s.nextDeadline() { next = next.map { min($0, d) } ?? d }
-        }
-        if let w = watchdog {
-            // Pinged from the loop itself, at half the interval at the latest: a stalled loop
-            // misses it. Turns that happen anyway ping earlier (`endOfTurn`), so this timer
-            // fires only when nothing else woke the loop for half the interval.
-            let due = (lastPing ?? now) + Self.latestPing(w.interval)
-            next = next.map { min($0, due) } ?? due
-        }
-        return next
+    init(box: Box, reload: (() -> LoadedConfiguration)? = nil, simulatedSwitch: Bool = false) {
+        self.box = box
+        self.reload = reload
+        self.simulatedSwitch = simulatedSwitch
     }
 
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
-        box.serve(ready, now: now, others: extraSources)
-    }
+    func pollSources() -> [Pollable] { box.sources }
+
+    func nextDeadline(now: Instant) -> Instant? { box.nextDeadline(now: now) }
+
+    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) { box.serve(ready, now: now) }
 
     func signal(_ number: Int32, now: Instant) -> Bool {
         if number == Signal.hangUp {
-            onReload?(now)
+            if let reload { Self.reloaded(reload(), box: box, now: now) }
             return true
         }
         if simulatedSwitch, number == Signal.user1 || number == Signal.user2 {
             box.handle(.armSwitch(on: number == Signal.user1), now: now)
             return true
         }
-        for step in onShutdown { step(now) }
-        box.annunciator.silence()
+        box.stop(now: now)
         return false
     }
 
-    /// The watchdog is pinged on any turn from a quarter of its interval after the last ping,
-    /// and the timer wakes the loop for it at half the interval (sd_watchdog_enabled(3)'s
-    /// advice) only when no other turn came: a box holding on GPS readings pings on their turns
-    /// and never wakes for the watchdog alone. Pings stay between a quarter and a half of the
-    /// interval apart, whatever the loop's rate.
-    func endOfTurn(now: Instant) {
-        guard let w = watchdog else { return }
-        if lastPing == nil || now - lastPing! >= Self.earliestPing(w.interval) {
-            w.ping()
-            lastPing = now
+    /// Changes take effect at the next start; a reload says whether the file reads cleanly, and
+    /// a bad one raises the configuration fault, as a start does.
+    static func reloaded(_ again: LoadedConfiguration, box: Box, now: Instant) {
+        if again.problems.isEmpty {
+            Console.out("Configuration: read cleanly; changes take effect at the next start")
         }
+        for p in again.problems { Console.error(p) }
+        if let fault = Configuration.fault(for: again.problems) { box.handle(.faultRaised(fault), now: now) }
+    }
+}
+
+/// systemd's watchdog (WatchdogSec=), pinged from the loop itself: on any turn from a quarter
+/// of its interval after the last ping (`dueFrom`), and the timer wakes the loop for it at half
+/// the interval (sd_watchdog_enabled(3)'s advice, `nextDeadline`) only when no other turn came.
+/// A box holding on GPS readings pings on their turns and never wakes for the watchdog alone;
+/// pings stay a quarter to a half of the interval apart, whatever the loop's rate, and a
+/// stalled loop misses them.
+final class Watchdog: Part, Pollable {
+    let interval: Duration
+    private let start: Instant
+    private let ping: () -> Void
+    private var lastPing: Instant?
+
+    init(interval: Duration, start: Instant, ping: @escaping () -> Void) {
+        self.interval = interval
+        self.start = start
+        self.ping = ping
+    }
+
+    var polled: Pollable? { self }
+    func pollRequests() -> [PollRequest] { [] }
+    func dueFrom() -> Instant? { lastPing.map { $0 + Self.earliestPing(interval) } ?? start }
+    func nextDeadline() -> Instant? { (lastPing ?? start) + Self.latestPing(interval) }
+
+    func service(ready: [PollRequest], now: Instant) -> [Event] {
+        if let lastPing, now - lastPing < Self.earliestPing(interval) { return [] }
+        ping()
+        lastPing = now
+        return []
     }
 
     static func earliestPing(_ interval: Duration) -> Duration { .nanoseconds(interval.nanoseconds / 4) }

@@ -1,28 +1,33 @@
 import WatchCore
 
 /// `run`'s own log on standard output (systemd's journal adds the time): one line per change
-/// worth telling, in the product's words.
-enum ConsoleLog {
-    static func attach(to box: Box, settings: WatchSettings) {
-        let previous = box.onActions
-        box.onActions = { actions, now in
-            previous?(actions, now)
-            for action in actions {
-                if let line = Narration.line(action, now: now, settings: settings) { Console.out(line) }
-            }
+/// worth telling, in the product's words. A part that hears the box's actions and receipts.
+final class ConsoleLog: Part, BoxListener {
+    let settings: WatchSettings
+
+    init(settings: WatchSettings) { self.settings = settings }
+
+    var hearing: BoxListener? { self }
+
+    func heard(_ actions: [Action], box: Box, now: Instant) {
+        for action in actions {
+            if let line = Narration.line(action, now: now, settings: settings) { Console.out(line) }
         }
-        let previousReceipt = box.onReceipt
-        box.onReceipt = { receipt, saved, now in
-            previousReceipt?(receipt, saved, now)
-            // The decision's line said what the watch now does; this says it is not on the card.
-            if !saved { Console.out("\(Copy.receipt(receipt, now: now)). \(notSaved)") }
-        }
+    }
+
+    func confirmed(_ receipt: Receipt, saved: Bool, now: Instant) {
+        // The decision's line said what the watch now does; this says it is not on the card.
+        if !saved { Console.out("\(Copy.receipt(receipt, now: now)). \(Self.notSaved)") }
     }
 
     /// What the service log says about the alarm it came back with after a restart: a latched
     /// alarm rings again at once, and the log must say why it rings with no drag in sight.
-    static func restored(_ alarm: AlarmState) -> String? {
+    /// `snoozed`: the journal had that alarm snoozed (a restart ends a snooze: its end was on
+    /// the monotonic clock).
+    static func restored(_ alarm: AlarmState, snoozed: Bool = false) -> String? {
         switch alarm {
+        case .ringing(let e) where snoozed:
+            "Alarm: ringing again after a restart, alarm \(e) was snoozed and a restart ends a snooze"
         case .ringing(let e): "Alarm: ringing again after a restart, alarm \(e) was not answered before the box stopped"
         case .armed: "Alarm on after a restart, as the journal had it"
         case .off, .snoozed: nil

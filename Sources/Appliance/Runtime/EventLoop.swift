@@ -12,8 +12,6 @@ protocol LoopClient: AnyObject {
     func serve(_ ready: [(Pollable, [PollRequest])], now: Instant)
     /// A signal arrived. Return false to stop the loop.
     func signal(_ number: Int32, now: Instant) -> Bool
-    /// Called once per turn after serving, e.g. for the watchdog ping.
-    func endOfTurn(now: Instant)
 }
 
 /// One thread, one poll(2): a signalfd for SIGTERM/SIGINT/SIGHUP, one timerfd on
@@ -85,7 +83,6 @@ final class EventLoop {
                 }
             }
             client.serve(ready, now: woke)
-            client.endOfTurn(now: woke)
         }
     }
 }

@@ -5,13 +5,16 @@ import Recordings
 import Signals
 import WatchCore
 
-/// Builds the box's devices from the configuration. Each device that can't be had becomes a
-/// named fault; the box watches with what it has.
+/// Builds the running box from its configuration: the devices, the journal, and the one list
+/// of parts (`parts`), in start order. Each device that can't be had becomes a named fault;
+/// the box watches with what it has.
 struct Wiring {
     let config: Configuration
     let now: Instant
+    /// What the Systems Check reads of the machine: this one's (`SystemsProbe`) unless given.
+    var probe: (any SystemsProbing)? = nil
 
-    func gps(simulate: String?, speed: Double) -> Result<Pollable, Fault> {
+    func gps(simulate: String?, speed: Double) -> Result<Part, Fault> {
         if let simulate {
             switch simulate {
             case "hold": return .success(SimulatedGPS(.script(.hold), start: now, speed: speed))
@@ -65,51 +68,45 @@ struct Wiring {
     }
 }
 
-extension LEDRing: BoxObserver {}
-
 extension Wiring {
-    /// Every device of the box, and the faults of those that could not be had.
+    /// The box's devices, and the faults of those that could not be had. Tests build their own
+    /// (a recorded buzzer line, a scripted GPS) and hand them to `parts` like `run`'s.
     struct Devices {
-        var sources: [Pollable] = []
-        var gpio: (buzzer: GPIOBuzzer?, controls: GPIOControls?)
-        var ring: LEDRing?
-        var siren: ALSASiren?
+        /// The drivers, in start order: the GPS, the buzzer, the controls, the ring, the siren.
+        var drivers: [Part] = []
+        /// What the annunciator drives.
+        var buzzer: BuzzerLine?
+        var siren: SirenOutput?
         /// Raised once the box runs: a bad configuration, a missing GPS, a line not to be had.
         var faults: [Fault] = []
-        var simulatedSwitch: Bool
-
-        func fitted(gpsd: Bool) -> Set<SystemsCheck.Component> {
-            Surfaces.fitted(gpsd: gpsd, buzzer: gpio.buzzer != nil, switchAndButton: gpio.controls != nil && !simulatedSwitch,
-                            ring: ring != nil, siren: siren != nil)
-        }
-
-        /// Outputs to a safe state on a clean stop: the buzzer line low, the siren silent.
-        func shutdown() {
-            gpio.buzzer?.shutdown()
-            gpio.controls?.shutdown()
-            siren?.stopAll()
-        }
+        /// The components whose drivers this run started, for the Systems Check.
+        var fitted: Set<SystemsCheck.Component> = [.configuration, .journal]
     }
 
     func devices(simulate: String?, speed: Double, realSwitch: Bool, problems: [String]) -> Devices {
-        var d = Devices(gpio: gpio(realSwitch: realSwitch), ring: ring(), siren: siren(),
-                        faults: Configuration.fault(for: problems).map { [$0] } ?? [], simulatedSwitch: !realSwitch)
+        var d = Devices(faults: Configuration.fault(for: problems).map { [$0] } ?? [])
         switch gps(simulate: simulate, speed: speed) {
-        case .success(let gps): d.sources.append(gps)
+        case .success(let gps): d.drivers.append(gps)
         case .failure(let f):
             Console.error(f.message)
             d.faults.append(f)
         }
-        let outputs: [Pollable?] = [d.gpio.controls, d.gpio.buzzer, d.ring, d.siren]
-        d.sources += outputs.compactMap { $0 }
+        let gpio = gpio(realSwitch: realSwitch)
+        let ring = ring(), siren = siren()
+        let drivers: [Part?] = [gpio.buzzer, gpio.controls, ring, siren]
+        d.drivers += drivers.compactMap { $0 }
+        d.buzzer = gpio.buzzer
+        d.siren = siren
+        d.fitted = Surfaces.fitted(gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
+                                   switchAndButton: gpio.controls != nil && realSwitch, ring: ring != nil, siren: siren != nil)
         return d
     }
 
     /// The journal, opened and recovered (it never refuses: a missing or damaged one is
     /// recovered or started afresh, and that is a fault the box announces), its writes and syncs
     /// on its own thread.
-    func journal() -> (log: JournalLog, recovery: Journal.Recovery) {
-        let opened = Journal.open(directory: config.journalDirectory, limits: journalLimits(),
+    func journal(fileSystem: any JournalFileSystem = PosixFileSystem()) -> (log: JournalLog, recovery: Journal.Recovery) {
+        let opened = Journal.open(directory: config.journalDirectory, limits: journalLimits(), fileSystem: fileSystem,
                                   fresh: .fresh(radius: config.watchSettings.radius),
                                   at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
         return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
@@ -133,11 +130,36 @@ extension Wiring {
         return limits.sanitized
     }
 
-    func box(_ devices: Devices, log: JournalLog) -> Box {
-        let box = Box(watch: Watch(settings: config.watchSettings), sources: devices.sources,
-                      annunciator: Annunciator(buzzer: devices.gpio.buzzer, siren: devices.siren, book: DesignedSounds()),
-                      log: log, wall: WallClock.seconds)
-        log.pace = { [unowned box] in box.trackPace }
+    /// Every part of the running box, in start order: the journal first (stopped last, once the
+    /// outputs are safe), the devices, the console, the Systems Check, the status snapshot and
+    /// the control socket (`Surfaces`), the network outputs their sections enable
+    /// (`NetworkOutputs`), systemd's status line and watchdog. `run` builds its box from this
+    /// list and nothing else; so do the tests of the loop's timing, adding parts of their own.
+    func parts(_ devices: Devices, journal: JournalLog, systemd: Systemd? = nil, cantSound: String? = nil) -> [Part] {
+        var parts: [Part] = [journal]
+        parts += devices.drivers
+        // One sink for both streams (a test's pipe) is one part.
+        if let sinks = Console.loop { parts += sinks.out === sinks.error ? [sinks.out] : [sinks.out, sinks.error] }
+        parts.append(ConsoleLog(settings: config.watchSettings))
+        let snapshot = Surfaces.snapshot(config: config, fitted: devices.fitted)
+        parts += Surfaces.parts(config: config, snapshot: snapshot, probe: probe)
+        parts += NetworkOutputs.parts(config: config, snapshot: snapshot, now: now)
+        if let systemd {
+            parts.append(SystemdStatus(systemd, cantSound: cantSound))
+            if let interval = systemd.watchdogInterval {
+                parts.append(Watchdog(interval: interval, start: now, ping: { _ = try? systemd.pingWatchdog() }))
+            }
+        }
+        return parts
+    }
+
+    /// The box over `parts`: the watch from the configuration, the annunciator over the
+    /// devices' buzzer and siren, the journal's pace read from the watch.
+    func box(_ devices: Devices, journal: JournalLog, parts: [Part]) -> Box {
+        let box = Box(watch: Watch(settings: config.watchSettings),
+                      annunciator: Annunciator(buzzer: devices.buzzer, siren: devices.siren, book: DesignedSounds()),
+                      log: journal, wall: WallClock.seconds, parts: parts)
+        journal.pace = { [unowned box] in box.trackPace }
         return box
     }
 }

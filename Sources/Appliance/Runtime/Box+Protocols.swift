@@ -25,8 +25,15 @@ struct LogTicket: Hashable {
 /// Something that shows the watch: the LED ring, the status snapshot, the demo's screen.
 protocol BoxObserver: AnyObject {
     func show(_ status: WatchStatus, now: Instant)
+    /// The same with the parts' Systems Check rows, for an observer that shows them (the
+    /// snapshot, MQTT); by default the rows are not looked at.
+    func show(_ status: WatchStatus, checks: [SystemsCheck.Row], now: Instant)
     /// When the display would change by time alone (an animation step, a countdown, a refresh).
     func nextDeadline(now: Instant) -> Instant?
+}
+
+extension BoxObserver {
+    func show(_ status: WatchStatus, checks: [SystemsCheck.Row], now: Instant) { show(status, now: now) }
 }
 
 /// What a command-line decision gets back.
@@ -38,6 +45,6 @@ enum DecisionOutcome: Equatable {
 
 /// A source whose decisions carry a reply (the control socket, the network inputs): the run
 /// loop hands it the box, so each reply can wait for the journal.
-protocol DecisionServer: Pollable {
+protocol BoxServer: Pollable {
     func serve(_ ready: [PollRequest], now: Instant, box: Box)
 }
