@@ -13,6 +13,7 @@ Prints one line per failure and a last line "kill-test: N passed, N failed (C cy
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -309,9 +310,11 @@ for cycle in range(cycles):
         if rc == 0:
             receipt_covers(pending)
             if cmd[0] == "mark":
-                text = out.strip().splitlines()[-1].split(" at ")[-1]
-                lat, lon = (float(x) for x in text.split(","))
-                anchor = (lat, lon)
+                # "Anchor marked at LAT,LON" and, when the switch arms it, ", alarm on" after.
+                m = re.search(r" at (-?[0-9.]+),(-?[0-9.]+)", out.strip().splitlines()[-1])
+                if not m:
+                    raise SystemExit(f"kill-test: a mark's receipt without its position: {out!r}")
+                anchor = (float(m.group(1)), float(m.group(2)))
                 # A mark with the switch already on ARM arms as the switch says, in the same
                 # journal record batch as the mark (Docs/controls.md): its receipt covers both.
                 if with_switch and switch:
