@@ -1,6 +1,6 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int, dragging: Bool), anchorEstimate }
+    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int, dragging: Bool), anchorEstimate, receivers(seeds: UInt64) }
 
     var mode: Mode = .detection
     var quick = false
@@ -15,6 +15,10 @@ struct BenchOptions {
     var conditionNights = 100
     var conditionDrags = 40
     var heldOutDrags = 20
+    /// `--receivers`: the first night, and the receiver models (all by default).
+    var first = 0
+    var nightsGiven = false, dragsGiven = false
+    var models = ReceiverModel.all.map { $0.name.replacingSpaces() }
     /// Which part of the detection benchmark to run (`scripts/bench.sh` runs them side by side).
     /// main-good and main-poor split main by receiver quality (the good one also replays the
     /// real captures and draws the plots).
@@ -31,6 +35,7 @@ struct BenchOptions {
                             [--data DIR] [--plots DIR | --no-plots]
                anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--data DIR]
                anchor-bench --tune [--quick] [--data DIR]
+               anchor-bench --receivers tune|held-out [--rule RULE] [--nights N] [--first K] [--drags N] [--models good,poor,coupled,noisy-speed,filter-speed,lagged-speed]
                anchor-bench --explore NIGHTS [--data DIR]
                anchor-bench --cost-driver FIXES
                anchor-bench --holding-log FILE SECONDS
@@ -64,7 +69,7 @@ struct BenchOptions {
                 let name = args[i]
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "\(name) needs a positive count") }
                 switch name {
-                case "--drags": drags = n
+                case "--drags": drags = n; dragsGiven = true
                 case "--condition-nights": conditionNights = n
                 case "--condition-drags": conditionDrags = n
                 default: heldOutDrags = n
@@ -75,6 +80,7 @@ struct BenchOptions {
             case "--nights":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--nights needs a positive count") }
                 nights = n
+                nightsGiven = true
             case "--explore":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--explore needs a positive night count") }
                 mode = .explore(nights: n)
@@ -86,6 +92,17 @@ struct BenchOptions {
                 let path = try value()
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "\(flag) needs a file and a positive number of seconds") }
                 mode = .holdingLog(path: path, seconds: n, dragging: flag == "--dragging-log")
+            case "--receivers":
+                guard let set = ReceiverBench.seedSet(try value()) else { throw Refusal(description: "--receivers is tune or held-out") }
+                mode = .receivers(seeds: set)
+            case "--first":
+                guard let n = Int(try value()), n >= 0 else { throw Refusal(description: "--first needs a night number") }
+                first = n
+            case "--models":
+                models = try value().split(separator: ",").map(String.init)
+                guard ReceiverBench.cells(models) != nil else {
+                    throw Refusal(description: "--models names good, poor, \(ReceiverModel.all.map { $0.name.replacingSpaces() }.joined(separator: ", "))")
+                }
             case "--cost-driver":
                 guard let n = Int(try value()), n > 0 else { throw Refusal(description: "--cost-driver needs a positive count") }
                 mode = .costDriver(fixes: n)

@@ -29,8 +29,20 @@ struct NoiseTrack {
     let speedRMS: Double
 
     static let crossFade = 5
+    /// A motion filter's time (s) over which the receiver low-passes its whole reported velocity
+    /// (`ReceiverModel.speedLag`); 0 for the others.
+    private(set) var speedLag = 0.0
 
     init(seconds: Int, profile: ReceiverProfile, sources: [NoiseCapture], rng: inout SplitMix64) {
+        if let model = profile.model {
+            let d = model.draw(seconds: seconds, rng: &rng)
+            samples = d.samples
+            speedLag = d.lag
+            hasVelocity = true
+            rms = NoiseTrack.rms(samples.map { ($0.east, $0.north) })
+            speedRMS = NoiseTrack.rms(samples.map { ($0.velocityEast, $0.velocityNorth) })
+            return
+        }
         // A poor receiver's pieces come from captures of 3 minutes or more where there are any
         // (a held-out fold has only its own capture, however short).
         let noisy = sources.filter { $0.rms > 0.05 }
@@ -112,6 +124,10 @@ struct NoiseTrack {
         }
         speedRMS = (samples.reduce(0) { $0 + $1.velocityEast * $1.velocityEast + $1.velocityNorth * $1.velocityNorth }
                     / Double(max(samples.count, 1))).squareRoot()
+    }
+
+    static func rms(_ xs: [(Double, Double)]) -> Double {
+        (xs.reduce(0) { $0 + $1.0 * $1.0 + $1.1 * $1.1 } / Double(max(xs.count, 1))).squareRoot()
     }
 
     /// The error at `t` seconds, linearly interpolated between whole seconds (a 10 Hz receiver's

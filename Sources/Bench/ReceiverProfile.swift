@@ -17,12 +17,18 @@ struct ReceiverProfile: Hashable, Sendable {
     /// square root of the scale). False: a poor receiver that reports a good one's eph, the case
     /// that would defeat an accuracy-weighted rule (the robustness check).
     var ephFollowsNoise = true
+    /// A receiver built from first principles (`ReceiverModel`) instead of the captures' noise:
+    /// its position error, its speed error and how they move together.
+    var model: ReceiverModel? = nil
 
     /// Scaling of a poor receiver's residuals: the 95th percentile of the scaled piece lands
     /// uniformly in this range.
     static let poorWander: ClosedRange<Double> = 15...20
 
-    var label: String { "\(quality.rawValue) \(rate) Hz" + (ephFollowsNoise ? "" : ", good eph") }
+    var label: String {
+        if let model { return "\(model.name) \(rate) Hz" }
+        return "\(quality.rawValue) \(rate) Hz" + (ephFollowsNoise ? "" : ", good eph")
+    }
 
     static func good(_ rate: Int) -> ReceiverProfile { ReceiverProfile(quality: .good, rate: rate, gapsPerHour: 1) }
     static func poor(_ rate: Int) -> ReceiverProfile { ReceiverProfile(quality: .poor, rate: rate, gapsPerHour: 3) }
@@ -31,7 +37,12 @@ struct ReceiverProfile: Hashable, Sendable {
         ReceiverProfile(quality: .poor, rate: rate, gapsPerHour: 3, ephFollowsNoise: false)
     }
 
+    /// A receiver of `model`, with the poor receiver's gaps.
+    static func modelled(_ model: ReceiverModel, _ rate: Int = 1) -> ReceiverProfile {
+        ReceiverProfile(quality: .poor, rate: rate, gapsPerHour: 3, model: model)
+    }
+
     /// The seed tag of this receiver's runs: the good-eph variant shares the poor one's, so both
     /// replay the very same wander.
-    var seedTag: UInt64 { UInt64(rate) << 8 | (quality == .good ? 1 : 2) }
+    var seedTag: UInt64 { UInt64(rate) << 8 | (model?.tag ?? (quality == .good ? 1 : 2)) }
 }

@@ -43,6 +43,14 @@ enum RegressionCheck {
         (.twoD, 2, [24, 39, 41, 50, 81]),
     ]
 
+    /// Nights of `anchor-bench --receivers tune` (the tuning seeds) that rang with the trust gate
+    /// taken out of the code (`ANCHOR_BOX_SET=off=doppler-trust`), per receiver model.
+    static let tracedReceiverNights: [(ReceiverModel, [Int])] = [
+        (.coupled, [28]),
+        (.filterSpeed, [3, 11, 18, 29]),
+        (.laggedSpeed, [33]),
+    ]
+
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
         let good = (ReceiverProfile.good(1), 10.0), poor = (ReceiverProfile.poor(1), 20.0)
@@ -169,6 +177,21 @@ enum RegressionCheck {
                         },
                         judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
         night("poor 20 m, speed from positions over seconds", poor, .smoothedSpeedFromPosition, runs: 2)
+        // Receivers whose speed moves with their position (`ReceiverModel`, issue 24 item 3), at
+        // their 20 m margin: the nights of `anchor-bench --receivers tune` that rang with the
+        // speed trusted without earning it (`ANCHOR_BOX_SET=off=doppler-trust`), fixed, and two
+        // of the check's own per model.
+        for (model, nights) in tracedReceiverNights {
+            let profile = ReceiverProfile.modelled(model)
+            out.append(Case(name: "\(model.name) 20 m, traced nights \(nights.map(String.init).joined(separator: " ")): no false alarm",
+                            runs: nights.count, make: { _ in fatalError("fixed nights") },
+                            fixed: { run in
+                                Scenario(kind: .night, profile: profile, margin: ReceiverBench.margin,
+                                         seed: DetectionBench.seed(7, profile.seedTag, 1, UInt64(nights[run])), sources: [])
+                            },
+                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+            night("\(model.name) 20 m", (profile, ReceiverBench.margin), .plain, runs: 2)
+        }
         return out
     }
 
@@ -213,7 +236,7 @@ extension RegressionCheck {
             guard s.exitT == nil ? t > ring - 60 : t > exit - 15, t <= ring + 1 else { continue }
             let n = r.watch.noise
             let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
-            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) \(r.watch.verdict)")
+            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
         }
     }
 }

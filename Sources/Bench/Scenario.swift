@@ -135,6 +135,7 @@ struct Scenario {
         // The smoothed SOG's span, and the measured positions of that long ago.
         let smoothSpan = condition == .smoothedSpeedFromPosition ? Double(Int(conditionRNG.uniform(3, 11))) : 0
         var pastMeasured: [(Double, Double, Double)] = []
+        var filtered = (0.0, 0.0)
         var i = 0
         while true {
             i += 1
@@ -202,7 +203,14 @@ struct Scenario {
                 }
                 lastMeasured = (e, north, t)
             } else if noise.hasVelocity {
-                let ve = velocity.0 + n.velocityEast, vn = velocity.1 + n.velocityNorth
+                var ve = velocity.0 + n.velocityEast, vn = velocity.1 + n.velocityNorth
+                if noise.speedLag > 0 {
+                    // A motion filter: the reported velocity follows the boat's over its time.
+                    let a = min(dt / noise.speedLag, 1)
+                    filtered.0 += a * (ve - filtered.0)
+                    filtered.1 += a * (vn - filtered.1)
+                    (ve, vn) = filtered
+                }
                 speed = (ve * ve + vn * vn).squareRoot()
                 var course = atan2Degrees(ve, vn)
                 if course < 0 { course += 360 }

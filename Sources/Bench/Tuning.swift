@@ -68,6 +68,9 @@ enum Tuning {
         case "ww": s.weakWeight = x
         case "vi": s.dopplerIndependence = x
         case "vr": s.dopplerRecentSpan = .seconds(x)
+        case "tm": s.dopplerTrustMargin = x
+        case "ts": s.dopplerTrustSpan = .seconds(x)
+        case "rs": s.dopplerReachSpan = .seconds(x)
         case "db": s.deadband = x
         case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)

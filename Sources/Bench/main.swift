@@ -72,6 +72,14 @@ case .check:
     }
     print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)")
 
+case .receivers(let seeds):
+    guard let contender = Contender.named(options.rule) else { fail("no rule named \(options.rule)") }
+    let drags = options.dragsGiven ? options.drags : 0, nights = options.nightsGiven ? options.nights : 100
+    print("Receivers whose speed moves with their position: \(contender.name), \(seeds == 7 ? "tuning" : "held-out") seeds, nights \(options.first) to \(options.first + nights - 1), \(drags) drags per speed.\n")
+    print(ReceiverBench.run(contender, cells: ReceiverBench.cells(options.models) ?? [], sources: library.sources, seeds: seeds, nights: nights, first: options.first, drags: drags) { line in
+        printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
+    })
+
 case .anchorEstimate:
     let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
     print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in

@@ -137,6 +137,14 @@ public struct Watch: Sendable {
         /// speed (the track's own radial speed), and the fix it was last taken from.
         public internal(set) var trackSpeed: Double = 0
         var lastTrack: RadialFix?
+        /// What the speed has earned at anchor: the fastest smoothed radial speed away from the
+        /// anchor that the track agreed with and that the boat then gave back (the smoothed speed
+        /// came back to nothing or toward the anchor), m/s, fading over `doppler_reach_span`; the
+        /// fastest of the outward stretch under way, not yet given back; seconds of holding fixes
+        /// that measured it. A drag never gives its speed back, so it never teaches the reach.
+        public internal(set) var speedReach = 0.0
+        var pendingReach = 0.0
+        public internal(set) var reachFor = 0.0
 
         /// The reported speed tells something the positions don't: measured for a minute, and
         /// differing from the positions' own change by at least `doppler_independence` of it.
@@ -158,9 +166,19 @@ public struct Watch: Sendable {
         /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
         /// The track agrees: the distance grew over the same span by at least `doppler_agreement`
         /// of what the speed says.
+        /// Only faster than the receiver's reach at anchor by `doppler_trust_margin`, once measured
+        /// for `doppler_trust_span`: a speed that moves with the position's excursions reaches
+        /// as far at anchor, and is trusted for nothing slower.
         public func movingAway(_ s: WatchSettings) -> Bool {
-            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
+            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
+        }
+
+        /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until
+        /// measured for `doppler_trust_span`, then `doppler_trust_margin` times its reach.
+        public func trustedAbove(_ s: WatchSettings) -> Double {
+            if s.guardsOff.contains(.dopplerTrust) { return 0 }
+            return reachFor >= s.dopplerTrustSpan.seconds ? s.dopplerTrustMargin * speedReach : .infinity
         }
 
         /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
@@ -468,6 +486,7 @@ public struct Watch: Sendable {
             if step > 0, step <= 2 { noise.trackSpeed += a * ((distance - last.distance) / step - noise.trackSpeed) }
         }
         noise.lastTrack = RadialFix(at: t, distance: distance)
+        learnReach(dt: min(dt, 10))
         return radial != nil && noise.movingAway(settings)
     }
 
@@ -514,6 +533,27 @@ public struct Watch: Sendable {
             let rr = noise.radialRecentVariance ?? prior
             let br = min(dt / min(recent, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
             noise.radialRecentVariance = rr + br * (square - rr)
+        }
+    }
+
+    /// The speed's reach at anchor (`NoiseEstimate.speedReach`), from a fix `dt` seconds after
+    /// the last, whatever the evidence (the largest excursions are the ones that build it): a
+    /// speed toward the anchor that the track agreed with counts at once (no drag moves toward
+    /// the anchor, and a receiver's excursions come back as fast as they go out); one away from
+    /// it once the boat gave it back.
+    private mutating func learnReach(dt: Double) {
+        noise.reachFor += dt
+        noise.speedReach *= expCore(-dt / settings.dopplerReachSpan.seconds)
+        let v = noise.radialSpeed
+        let agrees = abs(noise.trackSpeed) >= settings.dopplerAgreement * abs(v) && (noise.trackSpeed > 0) == (v > 0)
+        if v > 0 {
+            if agrees { noise.pendingReach = max(noise.pendingReach, v) }
+        } else {
+            if agrees { noise.speedReach = max(noise.speedReach, -v) }
+            if noise.pendingReach > 0 {
+                noise.speedReach = max(noise.speedReach, noise.pendingReach)
+                noise.pendingReach = 0
+            }
         }
     }
 

@@ -18,4 +18,7 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// The reported speed is compared with the change of distance over 2 to 10 s as well as over
     /// the last fix: a speed worked out from positions over several seconds is no Doppler.
     case speedLags = "speed-lags"
+    /// The Doppler counts only where the receiver's speed has earned it at anchor: measured for
+    /// `dopplerTrustSpan`, and faster than `dopplerTrustMargin` times its reach.
+    case dopplerTrust = "doppler-trust"
 }

@@ -62,6 +62,14 @@ public struct WatchSettings: Hashable, Sendable {
     /// The speed counts only while the track agrees: the distance, its change smoothed over
     /// `dopplerSpan` like the speed, grows at least this share of the smoothed radial speed.
     public var dopplerAgreement: Double = 0.25
+    /// The speed is trusted only as far as the receiver has earned at anchor: the Doppler counts
+    /// once `dopplerTrustSpan` of holding fixes has measured it, and only for a smoothed radial
+    /// speed above `dopplerTrustMargin` times its reach, the fastest it moved away while the
+    /// track agreed and the boat then gave back (a receiver whose speed moves with its position
+    /// shows its excursions there). The reach fades over `dopplerReachSpan`.
+    public var dopplerTrustSpan: Duration = .seconds(300)
+    public var dopplerTrustMargin: Double = 2
+    public var dopplerReachSpan: Duration = .seconds(21_600)
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0

@@ -30,8 +30,9 @@ final class DopplerTests: XCTestCase {
     private func anchoredAndArmed(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Harness {
         var h = Harness(configure)
         h.anchored(armed: true)
-        // Two minutes holding with a small speed the positions don't show: the receiver's own.
-        for i in 0..<120 {
+        // Five minutes holding (the Doppler's trust span) with a small speed the positions don't
+        // show: the receiver's own.
+        for i in 0..<300 {
             h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20 + (i % 2 == 0 ? 0.3 : -0.3)),
                                        accuracy: 5, speed: 0.02, track: 0, received: h.now)))
             h.wait(1)

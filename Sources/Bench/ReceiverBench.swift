@@ -1,0 +1,73 @@
+import Posix
+import WatchCore
+
+/// `anchor-bench --receivers tune|held-out`: the first-principles receivers (`ReceiverModel`)
+/// whose speed is noisy and moves with their position, at their 20 m margin: quiet nights (every
+/// ring false) and drags, through the rule of `--rule` (the box by default). The two seed sets
+/// never overlap: `tune` is what a setting may be chosen on, `held-out` what it is measured on.
+/// `--first K` starts at night K, so a long run can be split across processes.
+enum ReceiverBench {
+    static let margin = 20.0
+    static let speeds = [0.5, 1.0, 2.0, 4.0]
+
+    static func seedSet(_ name: String) -> UInt64? { name == "tune" ? 7 : name == "held-out" ? 8 : nil }
+
+    /// The receivers: the models at 20 m, and by name the captures' good (10 m) and poor (20 m)
+    /// 1 Hz receivers beside them.
+    static func cells(_ names: [String]) -> [(profile: ReceiverProfile, margin: Double)]? {
+        var out: [(profile: ReceiverProfile, margin: Double)] = []
+        for name in names {
+            if name == "good" { out.append((.good(1), 10)) } else if name == "poor" { out.append((.poor(1), 20)) }
+            else if let m = ReceiverModel.named(name) { out.append((.modelled(m), margin)) } else { return nil }
+        }
+        return out
+    }
+
+    static func run(_ contender: Contender, cells: [(profile: ReceiverProfile, margin: Double)], sources: [NoiseCapture], seeds set: UInt64,
+                    nights: Int, first: Int, drags: Int, progress: (String) -> Void) -> String {
+        var rows: [[String]] = []
+        let reachProbe = Process.environment("ANCHOR_RECEIVERS_REACH") != nil
+        for (profile, margin) in cells {
+            let name = profile.label
+            var reaches: [Double] = []
+            var rang: [Int] = [], rms: [Double] = [], speedRMS: [Double] = [], fixes = 0
+            for i in first..<(first + nights) {
+                let s = Scenario(kind: .night, profile: profile, margin: margin,
+                                 seed: DetectionBench.seed(set, profile.seedTag, 1, UInt64(i)), sources: sources)
+                fixes += s.readings.count
+                rms.append(s.noiseRMS)
+                speedRMS.append(s.speedNoiseRMS)
+                if let t = contender.run(s).firstAlarm {
+                    rang.append(i)
+                    if Process.environment("ANCHOR_RECEIVERS_TRACE") == "\(i)", case .box(let st) = contender.kind { RegressionCheck.trace(s, st, t) }
+                    progress("\(name) night \(i) rang at \(Format.fixed(t)) s")
+                }
+                if reachProbe, case .box(let st) = contender.kind {
+                    // ANCHOR_RECEIVERS_REACH: what the watch learnt of the speed by the night's end.
+                    let w = Contender.replay(s.readings, settings: st, anchor: s.anchor, radius: s.radius, restore: nil).watch
+                    reaches.append(w.noise.speedReach)
+                    progress("\(name) night \(i): reach \(Format.fixed(w.noise.speedReach, 2)) m/s, spread \(Format.fixed(w.noise.radialSigma(st), 3)), independent \(w.noise.speedIndependent(st))")
+                }
+            }
+            var cells: [String] = []
+            for knots in speeds {
+                var delays: [Double] = [], missed = 0
+                for i in 0..<drags {
+                    let s = Scenario(kind: .drag(knots: knots), profile: profile, margin: margin,
+                                     seed: DetectionBench.seed(set, profile.seedTag, 2, UInt64(knots * 10), UInt64(i)), sources: sources)
+                    guard let exit = s.exitT, let breakout = s.breakoutT else { continue }
+                    if let a = contender.run(s).firstAlarm, a >= breakout, a <= exit + Scenario.dragFollow { delays.append(a - exit) } else { missed += 1 }
+                }
+                let p = Percentiles(delays)
+                cells.append(drags == 0 ? "-" : "\(Format.optional(p.median)) / \(Format.optional(p.worst))" + (missed > 0 ? ", \(missed) missed" : ""))
+            }
+            let r = Percentiles(rms), v = Percentiles(speedRMS)
+            if reachProbe { let p = Percentiles(reaches); progress("\(name): reach at the night's end median \(Format.optional(p.median, 2)), p95 \(Format.optional(p.p95, 2)), max \(Format.optional(p.worst, 2)) m/s") }
+            rows.append([name + (margin == ReceiverBench.margin ? "" : ", \(Format.fixed(margin)) m"), "\(rang.count)/\(nights)", rang.isEmpty ? "-" : rang.prefix(12).map(String.init).joined(separator: " "),
+                         "\(Format.optional(r.median, 1)) m; \(Format.optional(v.median, 2)) m/s"] + cells)
+            progress("\(name): \(rang.count) of \(nights) nights rang (\(fixes) fixes)")
+        }
+        return Format.table(["Receiver (20 m margin)", "false alarms", "nights that rang", "error RMS; speed error RMS (median)"]
+                            + speeds.map { "\(Format.fixed($0, 1)) kn med / worst s" }, rows)
+    }
+}
