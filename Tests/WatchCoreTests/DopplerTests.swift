@@ -30,9 +30,9 @@ final class DopplerTests: XCTestCase {
     private func anchoredAndArmed(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Harness {
         var h = Harness(configure)
         h.anchored(armed: true)
-        // Five minutes holding (the Doppler's trust span) with a small speed the positions don't
+        // Ten minutes holding (the Doppler's trust span) with a small speed the positions don't
         // show: the receiver's own.
-        for i in 0..<300 {
+        for i in 0..<600 {
             h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: 20 + (i % 2 == 0 ? 0.3 : -0.3)),
                                        accuracy: 5, speed: 0.02, track: 0, received: h.now)))
             h.wait(1)
