@@ -261,7 +261,8 @@ def night(first, count, tag):
         rc, out = client(run_dir, *cmd)
         value = str(20 + i) if kind == "radius" else None
         if rc == 0 and kind == "mark":
-            value = out.strip().splitlines()[-1].split(" at ")[-1]
+            # "Anchor marked at LAT,LON" (", alarm on" follows when a switch arms the box).
+            value = out.strip().splitlines()[-1].split(" at ")[-1].split(", ")[0]
             anchored = True
         if rc == 0 and kind == "release":
             anchored = False
