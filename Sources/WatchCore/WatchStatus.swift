@@ -29,6 +29,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
     /// alert radius it can judge.
     public var judgeableRadius: Meters? = nil
+    /// Why the GPS gives no usable position now, anchor or not (no reading yet, no fix, an old
+    /// reading, an accuracy too poor for the alert radius); nil while it does.
+    public var gpsUnusable: CantJudgeReason? = nil
     /// While the GPS-lost fault is up: its words as of now, saying how long since the last
     /// usable reading (the fault's `message` keeps the words it was raised with).
     public var gpsLostText: String? = nil
@@ -57,6 +60,7 @@ extension Watch {
             wander: wander,
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } },
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
+            gpsUnusable: gpsUnusable(at: now),
             gpsLostText: gpsLostText(at: now)
         )
     }
