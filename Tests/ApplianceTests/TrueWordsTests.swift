@@ -113,4 +113,26 @@ final class TrueWordsTests: XCTestCase {
         // The second to be raised knows the first: it never claims the other sounds.
         XCTAssertTrue(faults.last?.contains("nothing can sound the alarm") ?? false, log)
     }
+
+    /// Alarm off, the boat dragged and came back inside: the verdict stays Dragging (then
+    /// Checking) while the evidence beyond the radius decays, and the status says why beside a
+    /// distance inside the radius (the real box's snapshot, the real `status`).
+    func testAVerdictBesideADistanceInsideTheRadiusSaysWhy() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        box.fixes(east: 80, count: 60)
+        XCTAssertEqual(box.watch.verdict.kind, .dragging)
+        box.fixes(east: 10, count: 3)
+        XCTAssertTrue([.dragging, .checking].contains(box.watch.verdict.kind), "\(box.watch.verdict)")
+        let r = runProgram([applianceBinary, "status", "--runtime-dir", dir, "--config", "/dev/null"])
+        XCTAssertEqual(r.code, 0, r.err)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("Distance to anchor: 10 m") && $0.hasSuffix("alert radius 30 m") }, r.out)
+        XCTAssertTrue(lines.first?.hasSuffix(": the boat is back inside the alert radius, the readings beyond it still count") ?? false, r.out)
+        // Beyond the radius the verdict needs no such words.
+        box.fixes(east: 80, count: 3)
+        let out = runProgram([applianceBinary, "status", "--runtime-dir", dir, "--config", "/dev/null"]).out
+        XCTAssertEqual(out.split(separator: "\n").first, "Dragging", out)
+    }
 }

@@ -87,6 +87,11 @@ enum StatusCommand: Command {
         var position = s.position.says
         if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
+        // Checking or Dragging with the boat back inside: the evidence beyond the radius decays
+        // over minutes, and the verdict must be explainable from the distance shown below it.
+        if s.position.verdict == .checking || s.position.verdict == .dragging, let d = s.distance, d <= s.radius {
+            position += ": \(backInside)"
+        }
         out.append(position)
         var alarm = s.alarm.says
         var wontRing = s.wontRing
@@ -124,6 +129,8 @@ enum StatusCommand: Command {
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
     }
+
+    static let backInside = "the boat is back inside the alert radius, the readings beyond it still count"
 
     /// Three-digit degrees, as a compass reads them: "047°".
     static func degrees(_ bearing: Double) -> String {
