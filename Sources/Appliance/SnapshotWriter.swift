@@ -193,6 +193,7 @@ final class SnapshotWriter {
         var glance: StatusSnapshot.Glance.Key
         /// The radius advice (`radius_advice`); the wander behind it waits for the steady rate.
         var radiusAdvice: String?
+        var ringDistance: String?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
@@ -211,6 +212,7 @@ final class SnapshotWriter {
             self.localRows = localRows
             glance = StatusSnapshot.Glance.Key(status)
             radiusAdvice = status.radiusAdvice
+            ringDistance = status.ringDistance
         }
     }
 

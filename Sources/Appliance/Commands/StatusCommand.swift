@@ -122,13 +122,19 @@ enum StatusCommand: Command {
         }
         if let boat = s.glance.boat { out.append("Boat: \(ChartPosition.text(boat))") }
         if let anchor = s.anchor { out.append("Anchor: \(anchor) (\(ChartPosition.text(anchor)))") }
-        out += swing(s)
-        if let advice = s.radiusAdvice { out.append(advice) }
+        if let rings = s.ringDistance { out.append(rings) }
+        let fromSwing = swing(s)
+        out += fromSwing
+        // One number, one reason: where the swing's suggestion is shown it is the advice's number
+        // too (`Watch.reliableRadius`), and its line gives the wander as its second reason.
+        if let advice = s.radiusAdvice, !fromSwing.contains(where: { $0.hasPrefix(swingRadiusPrefix) }) { out.append(advice) }
         // A fault that sounds says so in the words of its snooze's receipt ("Fault sound snoozed").
         for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (fault sound on: anchor-alert snooze silences it)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
     }
+
+    static let swingRadiusPrefix = "Alert radius from the swing: "
 
     static let backInside = "the boat is back inside the alert radius, the readings beyond it still count"
 
@@ -159,7 +165,9 @@ enum StatusCommand: Command {
         }
         if let r = s.glance.suggestedRadius, abs(r.value - s.radius.value) >= 2 {
             let after = s.glance.offer != nil ? " once the mark is moved" : ""
-            out.append("Alert radius from the swing: \(r) holds the swing seen\(after). To use it: anchor-alert radius \(Int(r.value))")
+            var reason = "holds the swing seen"
+            if s.radiusAdvice != nil, let w = s.wander { reason += " and the GPS's wander of about \(Int(w.value.rounded())) m" }
+            out.append("\(swingRadiusPrefix)\(r) \(reason)\(after). To use it: anchor-alert radius \(Int(r.value))")
         }
         return out
     }
