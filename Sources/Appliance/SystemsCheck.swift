@@ -113,7 +113,9 @@ enum SystemsCheck {
             case .box: "Check the box has power, then run anchor-alert status"
             case .gpsReading: "Give the GPS antenna a clear view of the sky"
             case .anchorMark: "Move the mark to the swing's anchor: anchor-alert mark --from-swing"
-            case .gpsd: "Check gps.host and gps.port in the configuration, then restart the box"
+            // The box reconnects to gpsd by itself (gpsd started, or back); only a changed
+            // address is read at a restart.
+            case .gpsd: "Start gpsd (systemctl start gpsd): the box reconnects by itself. If gps.host or gps.port is wrong, fix it and restart the box"
             case .receiver: "Plug the GPS receiver back in"
             case .buzzer: "Check the buzzer's wires"
             case .armSwitch: "Check the arm switch's wires"
