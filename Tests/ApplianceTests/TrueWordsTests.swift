@@ -1,5 +1,6 @@
 import Foundation
 @testable import Appliance
+import WatchCore
 import XCTest
 
 /// What the box says matches what is so, through the real `anchor-alert run` and the real client
@@ -134,5 +135,24 @@ final class TrueWordsTests: XCTestCase {
         box.fixes(east: 80, count: 3)
         let out = runProgram([applianceBinary, "status", "--runtime-dir", dir, "--config", "/dev/null"]).out
         XCTAssertEqual(out.split(separator: "\n").first, "Dragging", out)
+    }
+
+    /// A boat that only yaws on the spot (a mooring: a 3 m circle) shows no degrees of swing.
+    func testAMooredBoatShowsNoDegreesOfSwing() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        let centre = Geodesy.destination(from: MiniBox.origin, bearing: 90, distance: 10)
+        for i in 0..<1800 {
+            box.now = box.now + .seconds(1)
+            let p = Geodesy.destination(from: centre, bearing: Double(i % 360) * 1.0, distance: 3)
+            _ = box.handle(.reading(GPSReading(mode: .threeD, position: p, accuracy: 3, received: box.now)))
+        }
+        box.writer.publish(box.watch.status(at: box.now), now: box.now + .seconds(60))
+        let swing = try XCTUnwrap(box.watch.swing.estimate, "the estimator fitted something")
+        XCTAssertLessThan(swing.swingRadius.value, 6, "\(swing)")
+        let out = runProgram([applianceBinary, "status", "--runtime-dir", dir, "--config", "/dev/null"]).out
+        XCTAssertFalse(out.contains("degrees of arc"), out)
+        XCTAssertTrue(out.contains("Swing: learning where the anchor is, no swing seen yet"), out)
     }
 }
