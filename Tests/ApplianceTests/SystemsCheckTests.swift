@@ -114,6 +114,12 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(rows.map(\.component), SystemsCheck.Component.allCases, "one row per component, in order")
         XCTAssertEqual(row(.receiver).status, .failing)
         XCTAssertEqual(row(.receiver).remedy, "Plug the GPS receiver back in")
+        // gpsd down: the box reconnects by itself once gpsd is back, no restart asked for that
+        // (issue 26); only a wrong address needs one.
+        var down = status
+        down.faults = [Fault(.gpsd, "GPS: gpsd is not running", pushes: true)]
+        let gpsd = SystemsCheck.boxRows(status: down, fitted: [.gpsd, .receiver], local: []).first { $0.component == .gpsd }
+        XCTAssertTrue(gpsd?.remedy?.hasPrefix("Start gpsd (systemctl start gpsd): the box reconnects by itself.") ?? false, "\(String(describing: gpsd))")
         XCTAssertEqual(row(.configuration).status, .attention)
         XCTAssertEqual(row(.gpsd).status, .ok)
         XCTAssertEqual(row(.button).status, .unknown)
