@@ -24,11 +24,15 @@ public func journalOpenFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = watch.restore(recovery.memory, at: t0.monotonic)
     let t1 = Stamp(monotonic: Instant(seconds: 2), wall: WallTime(seconds: 1_700_000_001))
     let result = journal.record(watch.handle(.decision(.setRadius(42)), at: t1.monotonic), pace: TrackPace(of: watch), at: t1)
-    guard result.saved == .saved, journal.memory == WatchMemory(of: watch) else { fatalError("not saved or diverged: \(result), journal \(journal.memory), watch \(WatchMemory(of: watch)), recovered \(recovery.memory)") }
+    // The journal keeps that the episode ringing at the restart was last answered with a snooze
+    // (the watch rings again all the same: a restart ends a snooze), as PowerCutTests holds.
+    var expected = WatchMemory(of: watch)
+    expected.snoozed = expected.ringingEpisode != nil && expected.ringingEpisode == recovery.memory.ringingEpisode && recovery.memory.snoozed
+    guard result.saved == .saved, journal.memory == expected else { fatalError("not saved or diverged: \(result), journal \(journal.memory), expected \(expected), recovered \(recovery.memory)") }
     fs.simulateCrash()
     let (_, again) = Journal.open(directory: directory, fileSystem: fs, at: t1)
-    guard again.memory == WatchMemory(of: watch) else {
-        fatalError("restored \(again.memory), expected \(WatchMemory(of: watch))")
+    guard again.memory == expected else {
+        fatalError("restored \(again.memory), expected \(expected)")
     }
     return 0
 }

@@ -21,6 +21,15 @@ import sys
 import tempfile
 import time
 
+
+def marked_at(out):
+    """The position in a mark's receipt: "Anchor marked at LAT,LON", and ", alarm on" after it
+    when the switch arms the box (Docs/controls.md)."""
+    m = re.search(r" at (-?[0-9.]+),(-?[0-9.]+)", out.strip().splitlines()[-1])
+    if not m:
+        raise SystemExit(f"kill-test: a mark's receipt without its position: {out!r}")
+    return (float(m.group(1)), float(m.group(2)))
+
 cycles = int(sys.argv[2])
 seed = int(sys.argv[3]) if len(sys.argv) > 3 else 2026
 rng = random.Random(seed)
@@ -212,8 +221,7 @@ for cycle in range(cycles):
         while anchor is None and not armed and time.monotonic() < end:
             rc, out = client("mark")
             if rc == 0:
-                lat, lon = (float(x) for x in out.strip().splitlines()[-1].split(" at ")[-1].split(","))
-                anchor = (lat, lon)
+                anchor = marked_at(out)
             else:
                 time.sleep(0.1)
         # Sliding is the only way to arm: a switch left on while there was no anchor must be
@@ -310,11 +318,7 @@ for cycle in range(cycles):
         if rc == 0:
             receipt_covers(pending)
             if cmd[0] == "mark":
-                # "Anchor marked at LAT,LON" and, when the switch arms it, ", alarm on" after.
-                m = re.search(r" at (-?[0-9.]+),(-?[0-9.]+)", out.strip().splitlines()[-1])
-                if not m:
-                    raise SystemExit(f"kill-test: a mark's receipt without its position: {out!r}")
-                anchor = (float(m.group(1)), float(m.group(2)))
+                anchor = marked_at(out)
                 # A mark with the switch already on ARM arms as the switch says, in the same
                 # journal record batch as the mark (Docs/controls.md): its receipt covers both.
                 if with_switch and switch:

@@ -3,7 +3,7 @@
 
     power-cut.py BINARY DECISIONS CUTS [SEED]
 
-1. The journal's directory is on ext4 (or XFS or F2FS: POWER_CUT_FS) on a dm-log-writes device:
+1. The journal's directory is on ext4 (or XFS, F2FS or FAT32: POWER_CUT_FS) on a dm-log-writes device:
    the kernel records every write, flush and FUA that reaches the "card", in the order the card
    saw them.
 2. Two starts of the real `anchor-alert run --simulate hold` on that card are recorded: a first
@@ -46,15 +46,22 @@ seed = int(sys.argv[4]) if len(sys.argv) > 4 else 2026
 rng = random.Random(seed)
 work = "/tmp/power-cut"
 # The card's file system (POWER_CUT_FS, scripts/test-powercut.sh --fs): ext4, as the Pi image
-# ships the journal's partition (image/build-pi-image.sh, image/system/fstab.append), or XFS or
-# F2FS, where a missing sync may show differently.
+# ships the journal's partition (image/build-pi-image.sh, image/system/fstab.append), or XFS,
+# F2FS or vfat (FAT32, as the Pi's boot partition), where a missing sync may show differently.
+# On FAT a file's fsync writes its data, the one 512-byte directory block holding its own entry,
+# and the FAT; a directory's fsync writes the directory's blocks and its own entry in its parent.
+# So the journal directory's entry in the card's root reaches the card by the journal's
+# directory sync (or the kernel's periodic writeback), never by a segment's fdatasync.
 fs = os.environ.get("POWER_CUT_FS", "ext4")
-if fs not in ("ext4", "xfs", "f2fs"):
-    print(f"power-cut: setup failed: POWER_CUT_FS={fs} (ext4, xfs or f2fs)")
+# ext4-nojournal: ext4 made without its journal (mkfs.ext4 -O ^has_journal), as some Pi users
+# tune a card to write less.
+if fs not in ("ext4", "ext4-nojournal", "xfs", "f2fs", "vfat"):
+    print(f"power-cut: setup failed: POWER_CUT_FS={fs} (ext4, ext4-nojournal, xfs, f2fs or vfat)")
     print("power-cut: 0 passed, 1 failed")
     sys.exit(1)
-# The box asks for attention below 128 MB free: a card that size (XFS makes none under 300 MB).
-fs_mb = 320 if fs == "xfs" else 256
+# The box asks for attention below 128 MB free: a card that size (XFS makes none under 300 MB;
+# FAT32 of 4 KiB clusters none under about 260 MB).
+fs_mb = 320 if fs in ("xfs", "vfat") else 256
 # ext4's data mode (POWER_CUT_EXT4_DATA, scripts/test-powercut.sh --writeback): "ordered", the
 # Debian default, commits a new file's directory entry with its data; "writeback" does not, so a
 # missing directory sync shows there.
@@ -68,6 +75,16 @@ if ext4_data not in ("ordered", "writeback"):
 # Sources/Appliance/Runtime/Wiring.swift), so within a few dozen decisions segments fill, rotate
 # and the oldest are deleted (compaction) while the log records: those writes are cut too.
 segment_bytes = os.environ.get("POWER_CUT_SEGMENT_BYTES", "512")
+# POWER_CUT_WRITEBACK=off (scripts/test-powercut.sh --no-writeback): the kernel's periodic
+# writeback is off while the log records, so the card gets only what a sync (or the final
+# unmount) forces. A power cut can come before any periodic writeback: without it, a write the
+# box left to the kernel (a directory it did not sync) would reach the card within about 30 s
+# and hide in most cuts.
+writeback = os.environ.get("POWER_CUT_WRITEBACK", "on")
+if writeback not in ("on", "off"):
+    print(f"power-cut: setup failed: POWER_CUT_WRITEBACK={writeback} (on or off)")
+    print("power-cut: 0 passed, 1 failed")
+    sys.exit(1)
 os.environ["ANCHOR_ALERT_TEST_SEGMENT_BYTES"] = segment_bytes
 sabotage = os.environ.get("POWER_CUT_SABOTAGE", "")
 
@@ -119,13 +136,14 @@ libc = ctypes.CDLL("libc.so.6", use_errno=True)
 
 # Mount options: ext4's data mode; XFS refuses a second file system with the same UUID (the
 # two workers' cards are copies of one) unless told.
-mount_opts = {"ext4": f"data={ext4_data}", "xfs": "nouuid", "f2fs": ""}[fs]
-fs_name = f"ext4 data={ext4_data}" if fs == "ext4" else fs
+mount_opts = {"ext4": f"data={ext4_data}", "ext4-nojournal": "", "xfs": "nouuid", "f2fs": "", "vfat": ""}[fs]
+fs_type = "ext4" if fs == "ext4-nojournal" else fs
+fs_name = {"ext4": f"ext4 data={ext4_data}", "vfat": "vfat (FAT32, 4 KiB clusters)"}.get(fs, fs)
 
 
 def mount_card(dev, target):
     """None when mounted, else why not."""
-    if libc.mount(dev.encode(), target.encode(), fs.encode(), 0, mount_opts.encode() or None) == 0:
+    if libc.mount(dev.encode(), target.encode(), fs_type.encode(), 0, mount_opts.encode() or None) == 0:
         return None
     return f"mount {dev}: {os.strerror(ctypes.get_errno())}"
 
@@ -200,7 +218,7 @@ def stop(p, runtime):
 
 # ------------------------------------------------------------------ record
 sh("modprobe", "loop")
-sh("modprobe", fs)
+sh("modprobe", fs_type)
 sh("modprobe", "dm-log-writes")
 sh("modprobe", "dm-snapshot")
 os.makedirs(work, exist_ok=True)
@@ -211,8 +229,12 @@ base, replay, logimg, cowimg = (os.path.join(work, n) for n in ("base.img", "rep
 for path, mb in ((base, fs_mb), (logimg, 768), (cowimg, fs_mb)):
     with open(path, "wb") as f:
         f.truncate(mb << 20)
+# FAT32 as mkfs.vfat makes the Pi's boot partition, but 4 KiB clusters (its default at this
+# size is 512 bytes): a segment then never grows past its first cluster, where the kernel's
+# FAT code writes a file's new size before the cluster chain that holds it.
 sh(*{"ext4": ["mkfs.ext4", "-q", "-F", "-E", "nodiscard"], "xfs": ["mkfs.xfs", "-q", "-f", "-K"],
-      "f2fs": ["mkfs.f2fs", "-q", "-f", "-t", "0"]}[fs], base)
+      "f2fs": ["mkfs.f2fs", "-q", "-f", "-t", "0"], "vfat": ["mkfs.vfat", "-F", "32", "-s", "8"],
+      "ext4-nojournal": ["mkfs.ext4", "-q", "-F", "-O", "^has_journal", "-E", "nodiscard"]}[fs], base)
 # The card before the box touched it: the log is replayed onto a copy, one per worker, made
 # now (the data device itself ends as the card after the last write).
 sh("cp", "--sparse=always", base, replay)
@@ -225,8 +247,12 @@ sh("dmsetup", "mknodes")   # no udev in the VM
 card = "/dev/mapper/pclog"
 mnt, run_dir = os.path.join(work, "card"), os.path.join(work, "run")
 os.makedirs(mnt, exist_ok=True)
-sh("mount", "-t", fs, *(["-o", mount_opts] if mount_opts else []), card, mnt)
-print(f"power-cut: {fs_name}", flush=True)
+sh("mount", "-t", fs_type, *(["-o", mount_opts] if mount_opts else []), card, mnt)
+if writeback == "off":
+    with open("/proc/sys/vm/dirty_writeback_centisecs", "w") as f:
+        f.write("0\n")
+print(f"power-cut: {fs_name}" + (", periodic writeback off while the log records" if writeback == "off" else ""),
+      flush=True)
 
 
 def mark(name):
@@ -261,7 +287,8 @@ def night(first, count, tag):
         rc, out = client(run_dir, *cmd)
         value = str(20 + i) if kind == "radius" else None
         if rc == 0 and kind == "mark":
-            value = out.strip().splitlines()[-1].split(" at ")[-1]
+            # "Anchor marked at LAT,LON" (", alarm on" follows when a switch arms the box).
+            value = out.strip().splitlines()[-1].split(" at ")[-1].split(", ")[0]
             anchored = True
         if rc == 0 and kind == "release":
             anchored = False
@@ -478,7 +505,15 @@ def examine(w, dev, where, cut, runtime, cut_mnt):
     nothing sent after the cut, and the box starts on it and restores the last decision there.
     The box runs on `dev` (its start's own writes go there). Returns True when judged."""
     global checked, lost, failed_starts
-    why = mount_card(dev, cut_mnt)
+    why = None
+    if fs == "ext4-nojournal":
+        # Without a journal nothing puts the card's metadata right at a mount: the boot's check
+        # does (e2fsck -p, as Debian checks a file system at boot). What it cannot repair unasked
+        # is a failed start.
+        p = subprocess.run(["e2fsck", "-f", "-p", dev], capture_output=True, text=True)
+        if p.returncode >= 4:
+            why = f"e2fsck -f -p exit {p.returncode}: {(p.stdout + p.stderr).strip()[-300:]}"
+    why = why or mount_card(dev, cut_mnt)
     if why:
         with lock:
             check(False, f"{where}: the file system does not mount: {why}")

@@ -9,6 +9,9 @@
 #                                     image/build-deb.sh builds it, sharing its build directory),
 #                                     then the sabotage table (--matrix)
 # POWER_CUT_BINARY=path tests another build (the broken-build demonstration in the doc).
+# POWER_CUT_DECISIONS=N records N decisions instead of 16 (200 with --full): 16 decisions
+# recorded in about 20 s fill no 512-byte segment (the card ends with segments 1 to 2, the
+# restart's new one), so nothing rotates or is deleted under those cuts; 40 filled five.
 # Ends with "test-powercut: N passed, M failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,9 +25,13 @@ decisions=16 cuts=16 limit=5400 full=0 again=4
 # left at its end, then a restart on that card (its recovery's truncation and sync, a new
 # segment) and a second night. The box's segments are 512 bytes there (its test-only
 # ANCHOR_ALERT_TEST_SEGMENT_BYTES; POWER_CUT_SEGMENT_BYTES=N for another size), so segments fill,
-# rotate and the oldest are deleted while the log records.
-# --writeback: ext4 with data=writeback. --fs xfs|f2fs: the card on XFS or F2FS (xfsprogs,
-# f2fs-tools). --sabotage NAME: a proof that the cuts catch NAME (Docs/proofs.md, "Sabotage");
+# rotate and the oldest are deleted while the log records, once the decisions and the track
+# fill them (POWER_CUT_DECISIONS above).
+# --writeback: ext4 with data=writeback. --fs xfs|f2fs|vfat|ext4-nojournal: the card on XFS,
+# F2FS, FAT32 or ext4 made without its journal, checked by e2fsck -f -p before each mount
+# (xfsprogs, f2fs-tools, dosfstools). --no-writeback: the kernel's periodic writeback off while
+# the log records (the card gets only what a sync forces).
+# --sabotage NAME: a proof that the cuts catch NAME (Docs/proofs.md, "Sabotage");
 # the run must then fail, and this script says whether it did. worker-exception and
 # lost-release break the harness (scripts/power-cut.py reads POWER_CUT_SABOTAGE); the others
 # break the journal in a copy of the sources built under $SABOTAGE_DIR: nothing the box ships
@@ -32,27 +39,33 @@ decisions=16 cuts=16 limit=5400 full=0 again=4
 # --matrix: the sabotage table (Docs/proofs.md): the box as it is on each file system, and each
 # sabotage on the file systems listed for it, each a run of this script; `--full` runs it after
 # its 1,000 cuts. It fails when the box as it is fails anywhere, or a sabotage is caught on none
-# of its file systems, except no-directory-sync: none of these file systems loses a new file's
-# directory entry that the file's own fdatasync reached the card after (Docs/proofs.md), so the
+# of its file systems, except no-directory-sync: none of these four file systems loses a new
+# file's directory entry that the file's own fdatasync reached the card after, so the
 # table prints that it is caught nowhere and leaves its proof to the unit tests on the simulated
-# file system (JournalTests), which forget a creation no directory sync followed.
-sabotage="" ext4_data=ordered fs=ext4 matrix=0
+# file system (JournalTests), which forget a creation no directory sync followed. FAT (--fs vfat)
+# loses it, but the box as it is loses receipted decisions on FAT and on ext4 without its
+# journal (--fs ext4-nojournal) too: they are not in the table (Docs/proofs.md).
+sabotage="" ext4_data=ordered fs=ext4 matrix=0 writeback=on
 while [ $# -gt 0 ]; do
     case "$1" in
         --full) decisions=200 cuts=1000 limit=18000 full=1 matrix=1 again=10 ;;
         --matrix) matrix=2 ;;
         --writeback) ext4_data=writeback ;;
+        --no-writeback) writeback=off ;;
         --fs) fs=${2:-}; shift ;;
         --sabotage) sabotage=${2:-}; shift ;;
         *) echo "test-powercut: unknown option $1"; exit 2 ;;
     esac
     shift
 done
+decisions=${POWER_CUT_DECISIONS:-$decisions}
+case "$decisions" in ''|*[!0-9]*) echo "test-powercut: POWER_CUT_DECISIONS=$decisions is not a number"; exit 2 ;; esac
 case "$fs" in
     ext4) ;;
-    xfs|f2fs) [ "$ext4_data" = ordered ] || { echo "test-powercut: --writeback is ext4's"; exit 2; }
-              command -v "mkfs.$fs" >/dev/null || { echo "test-powercut: FAILED: no mkfs.$fs (apt-get install ${fs}progs / f2fs-tools)"; echo "test-powercut: 0 passed, 1 failed"; exit 1; } ;;
-    *) echo "test-powercut: unknown file system '$fs' (ext4, xfs, f2fs)"; exit 2 ;;
+    ext4-nojournal) [ "$ext4_data" = ordered ] || { echo "test-powercut: --writeback needs ext4's journal"; exit 2; } ;;
+    xfs|f2fs|vfat) [ "$ext4_data" = ordered ] || { echo "test-powercut: --writeback is ext4's"; exit 2; }
+              command -v "mkfs.$fs" >/dev/null || { echo "test-powercut: FAILED: no mkfs.$fs (apt-get install xfsprogs / f2fs-tools / dosfstools)"; echo "test-powercut: 0 passed, 1 failed"; exit 1; } ;;
+    *) echo "test-powercut: unknown file system '$fs' (ext4, ext4-nojournal, xfs, f2fs, vfat)"; exit 2 ;;
 esac
 # A sabotage of the journal: the file, the line as it is, the line as the sabotage has it.
 mutant=()
@@ -162,9 +175,9 @@ copy=$(mktemp -d /var/tmp/aa-powercut.XXXXXX) || fail "no directory for the bina
 cp "$binary" "$copy/anchor-alert" || fail "can't copy $binary"
 out=$(mktemp)
 for attempt in 1 2; do
-    POWER_CUT_SABOTAGE=$sabotage POWER_CUT_EXT4_DATA=$ext4_data POWER_CUT_FS=$fs \
+    POWER_CUT_SABOTAGE=$sabotage POWER_CUT_EXT4_DATA=$ext4_data POWER_CUT_FS=$fs POWER_CUT_WRITEBACK=$writeback \
     POWER_CUT_SEGMENT_BYTES=${POWER_CUT_SEGMENT_BYTES:-512} POWER_CUT_AGAIN_EVERY=$again \
-    VM_PASS_ENV="${VM_PASS_ENV:-} POWER_CUT_SABOTAGE POWER_CUT_EXT4_DATA POWER_CUT_FS POWER_CUT_SEGMENT_BYTES POWER_CUT_AGAIN_EVERY" \
+    VM_PASS_ENV="${VM_PASS_ENV:-} POWER_CUT_SABOTAGE POWER_CUT_EXT4_DATA POWER_CUT_FS POWER_CUT_WRITEBACK POWER_CUT_SEGMENT_BYTES POWER_CUT_AGAIN_EVERY" \
     VM_TIMEOUT=${VM_TIMEOUT:-$limit} "$vm" "/usr/bin/python3 scripts/power-cut.py $copy/anchor-alert $decisions $cuts ${POWER_CUT_SEED:-2026}" 2>&1 | tee "$out"
     rc=${PIPESTATUS[0]}
     # 125: the VM did not boot (under emulation on a busy host its kernel can miss the timer

@@ -33,6 +33,21 @@ struct Arguments {
         return d
     }
 
+    /// A length in meters: `30`, `30m`, `"30 m"`.
+    mutating func meters(_ name: String) throws -> Double? {
+        guard let v = try option(name) else { return nil }
+        guard let d = Self.meters(v) else { throw UsageError(description: "\(name) needs meters, not \"\(v)\"") }
+        return d
+    }
+
+    /// "30", "30m", "30 m" (one argument or two, as a shell splits it): meters, or nil.
+    static func meters(_ text: String) -> Double? {
+        var t = text.filter { $0 != " " }
+        if t.hasSuffix("m") { t.removeLast() }
+        guard let d = Double(t), d.isFinite else { return nil }
+        return d
+    }
+
     mutating func flag(_ name: String) -> Bool {
         guard let i = rest.firstIndex(of: name) else { return false }
         rest.remove(at: i)

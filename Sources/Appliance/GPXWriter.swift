@@ -31,11 +31,11 @@ enum GPXWriter {
             out += "    <sym>anchor</sym>\n"
             out += "  </wpt>\n"
         }
-        for ring in night.rings {
+        for (i, ring) in night.rings.enumerated() {
             guard let p = ring.position else { continue }
             out += "  <wpt lat=\"\(deg(p.latitude))\" lon=\"\(deg(p.longitude))\">\n"
             out += "    <time>\(ring.at.iso8601)</time>\n"
-            out += "    <name>Alarm \(ring.at.clock)</name>\n"
+            out += "    <name>\(alarmName(i, ring))</name>\n"
             if let d = ring.distance { out += "    <desc>Alarm: \(d) from the anchor</desc>\n" }
             out += "  </wpt>\n"
         }
@@ -50,6 +50,12 @@ enum GPXWriter {
         }
         out += "  </trk>\n</gpx>\n"
         return out
+    }
+
+    /// "Alarm 2 at 03:41:07": numbered in the night and to the second, so two alarms in one
+    /// minute keep their own names.
+    static func alarmName(_ index: Int, _ ring: NightTrack.Ring) -> String {
+        "Alarm \(index + 1) at \(ring.at.clockSeconds)"
     }
 
     /// 1e-7 degrees: about a centimeter, finer than any reading.

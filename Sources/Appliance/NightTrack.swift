@@ -30,8 +30,16 @@ struct NightTrack: Sendable {
 
     enum Range {
         case between(WallTime, WallTime)
+        /// From the last time the switch went to ARM until it went off (or until now).
         case lastWatch
+        /// The last watch and the watches before it on the same night: an arming less than
+        /// `nightGap` after the watch before it ended, with no release between (a skipper who
+        /// slid the switch off to stop an alarm and on again keeps that first alarm).
+        case night
     }
+
+    /// A watch that began this soon after the one before it ended is the same night.
+    static let nightGap: Duration = .seconds(3 * 3600)
 
     struct NoTrack: Error, CustomStringConvertible {
         var description: String
@@ -47,7 +55,7 @@ struct NightTrack: Sendable {
         case .between(let a, let b):
             guard a < b else { throw NoTrack(description: "Export: --from must be before --to") }
             (from, to) = (a, b)
-        case .lastWatch:
+        case .lastWatch, .night:
             let armedState: (HistoryEntry) -> Bool = { e in
                 if case .state(_, _, true) = e.event { true } else { false }
             }
@@ -55,7 +63,16 @@ struct NightTrack: Sendable {
             guard let armIndex = history.lastIndex(where: { $0.event == .arm }) ?? history.firstIndex(where: armedState) else {
                 throw NoTrack(description: "Export: no watch in the log yet. Use --from and --to for a stretch of track")
             }
-            let start = history[armIndex].at
+            var first = armIndex
+            if case .night = range {
+                while let before = history[..<first].lastIndex(where: { $0.event == .arm }) {
+                    let between = history[(before + 1)..<first]
+                    let ended = between.first(where: { $0.event == .disarm })?.at ?? history[first].at
+                    guard !between.contains(where: { $0.event == .release }), history[first].at - ended <= nightGap else { break }
+                    first = before
+                }
+            }
+            let start = history[first].at
             let end = history[armIndex...].first(where: { $0.event == .disarm })?.at ?? max(history.last?.at ?? now, start)
             (from, to) = (start, end)
         }

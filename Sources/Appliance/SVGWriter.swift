@@ -43,7 +43,7 @@ enum SVGWriter {
             return (cx + (e - midE) * scale, cy - (n - midN) * scale)
         }
         let (ax, ay) = (cx - midE * scale, cy + midN * scale)
-        let height = top + plot + 70
+        let height = top + plot + 100
         let rang = !night.rings.isEmpty
 
         var s = """
@@ -80,13 +80,20 @@ enum SVGWriter {
 
         if night.anchor != nil { s += anchorGlyph(x: ax, y: ay) }
 
-        for ring in night.rings {
+        // Each alarm's label moves down past any label already placed: alarms close in place
+        // (the boat rang, was snoozed and rang again) would otherwise print over each other.
+        var placed: [Box] = []
+        for (i, ring) in night.rings.enumerated() {
             guard let p = ring.position else { continue }
             let (x, y) = px(p)
             s += "  <circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"7\" fill=\"\(Palette.dangerOnChrome)\" stroke=\"\(Palette.ink)\" stroke-width=\"1.5\"/>\n"
-            let label = "Alarm \(ring.at.clock)"
+            let label = GPXWriter.alarmName(i, ring)
             let right = x < width - 140
-            s += "  <text x=\"\(n(right ? x + 12 : x - 12))\" y=\"\(n(y + 5))\" font-size=\"14\" fill=\"\(Palette.ink)\""
+            let w = labelWidth(label)
+            var box = Box(x: right ? x + 12 : x - 12 - w, y: y + 5 - 14, width: w, height: 18)
+            while placed.contains(where: { $0.overlaps(box) }) { box.y += 18 }
+            placed.append(box)
+            s += "  <text x=\"\(n(right ? x + 12 : x - 12))\" y=\"\(n(box.y + 14))\" font-size=\"14\" fill=\"\(Palette.ink)\""
             s += right ? ">" : " text-anchor=\"end\">"
             s += "\(label)</text>\n"
         }
@@ -108,6 +115,19 @@ enum SVGWriter {
         caption.append("\(night.fixCount) GPS readings")
         s += "  <text x=\"\(n(width - 20))\" y=\"\(n(by + 4))\" font-size=\"14\" fill=\"\(Palette.ink)\" text-anchor=\"end\">"
         s += "\(XMLText.escape(caption.joined(separator: ", ")))</text>\n"
+
+        // The key: what the track's two ends and the red dots mean.
+        if let first = fixes.first, let last = fixes.last {
+            let ky = by + 32
+            s += "  <circle cx=\"26\" cy=\"\(n(ky - 5))\" r=\"4\" fill=\"none\" stroke=\"\(Palette.ink)\" stroke-width=\"1.5\"/>\n"
+            s += "  <text x=\"36\" y=\"\(n(ky))\" font-size=\"14\" fill=\"\(Palette.ink)\">Track starts \(first.at.clock)</text>\n"
+            s += "  <circle cx=\"206\" cy=\"\(n(ky - 5))\" r=\"4\" fill=\"\(Palette.ink)\"/>\n"
+            s += "  <text x=\"216\" y=\"\(n(ky))\" font-size=\"14\" fill=\"\(Palette.ink)\">Track ends \(last.at.clock)</text>\n"
+            if rang {
+                s += "  <circle cx=\"376\" cy=\"\(n(ky - 5))\" r=\"6\" fill=\"\(Palette.dangerOnChrome)\" stroke=\"\(Palette.ink)\" stroke-width=\"1.5\"/>\n"
+                s += "  <text x=\"388\" y=\"\(n(ky))\" font-size=\"14\" fill=\"\(Palette.ink)\">Where the alarm rang</text>\n"
+            }
+        }
         s += "</svg>\n"
         return s
     }
@@ -125,6 +145,17 @@ enum SVGWriter {
 
         """
     }
+
+    /// A label's place on the picture, to keep labels apart.
+    struct Box: Equatable {
+        var x, y, width, height: Double
+        func overlaps(_ o: Box) -> Bool {
+            x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
+        }
+    }
+
+    /// A 14 px label's width, generously: DejaVu Sans averages under 0.62 em a character.
+    static func labelWidth(_ text: String) -> Double { Double(text.count) * 14 * 0.62 }
 
     /// 1, 2 or 5 times a power of ten, at most `x`.
     static func roundLength(_ x: Double) -> Double {

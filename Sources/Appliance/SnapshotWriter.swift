@@ -164,6 +164,7 @@ final class SnapshotWriter {
         // Why it won't ring, with what can sound (the Systems Check knows the sounders).
         snapshot.wontRing = SystemsCheck.wontRing(status, fitted: fitted, absent: absent)
         snapshot.canSound = SystemsCheck.silence(status, fitted: fitted, absent: absent) == nil
+        snapshot.faults = SystemsCheck.told(snapshot.faults, fitted: fitted, absent: absent)
         return snapshot
     }
 
@@ -186,11 +187,13 @@ final class SnapshotWriter {
         var faults: [Fault]
         var faultSounding: Bool
         var hasReading: Bool
+        var gpsUnusable: CantJudgeReason?
         var localRows: [SystemsCheck.Row]
         /// The swing's state and what it offers (`StatusSnapshot.Glance.content`).
         var glance: StatusSnapshot.Glance.Key
         /// The radius advice (`radius_advice`); the wander behind it waits for the steady rate.
         var radiusAdvice: String?
+        var ringDistance: String?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
@@ -205,9 +208,11 @@ final class SnapshotWriter {
             faults = status.faults
             faultSounding = status.faultSounding
             hasReading = status.readingAge != nil
+            gpsUnusable = status.gpsUnusable
             self.localRows = localRows
             glance = StatusSnapshot.Glance.Key(status)
             radiusAdvice = status.radiusAdvice
+            ringDistance = status.ringDistance
         }
     }
 

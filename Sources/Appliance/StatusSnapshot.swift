@@ -92,6 +92,8 @@ struct StatusSnapshot: Hashable, Sendable {
     /// close to the swing for it (Docs/verdict.md).
     var wander: Meters? = nil
     var radiusAdvice: String? = nil
+    /// How far beyond the alert radius this receiver rings, once its wander is measured.
+    var ringDistance: String? = nil
     /// The Systems Check as the box ran it.
     var checks: [SystemsCheck.Row]
     /// At a glance (StatusSnapshot+Glance.swift): where the boat is, the farthest it has been
@@ -126,6 +128,7 @@ extension StatusSnapshot {
             faults: status.faults, faultSounding: status.faultSounding,
             wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
             glance: Glance(status))
+        ringDistance = status.ringDistance
     }
 
     /// How long a snapshot written at `wall` may be believed: `validFor`, and never more than
@@ -159,6 +162,7 @@ extension StatusSnapshot {
             ("faults", .array(faults.map { .string("\($0.kind.rawValue) \($0.pushes) \($0.message)") })),
             ("fault_sounding", .bool(faultSounding)),
             ("radius_advice", .string(radiusAdvice)),
+            ("ring_distance", .string(ringDistance)),
             ("checks", .array(checks.map(\.json))),
             ("glance", glance.content),
         ] as [(String, JSON?)])
@@ -281,6 +285,7 @@ extension StatusSnapshot {
             ("anchor", anchor.map { .object([("lat", .number($0.latitude)), ("lon", .number($0.longitude))]) }),
             ("alert_radius_m", .number(radius.value)),
             ("radius_advice", .string(radiusAdvice)),
+            ("ring_distance", .string(ringDistance)),
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
@@ -342,6 +347,7 @@ extension StatusSnapshot {
         faultSounding = json["fault_sounding"]?.bool ?? false
         wander = g?["wander_m"]?.double.map { Meters($0) }
         radiusAdvice = json["radius_advice"]?.string
+        ringDistance = json["ring_distance"]?.string
         checks = try (json["checks"]?.array ?? []).map(SystemsCheck.Row.init(json:))
         glance = Glance(json: json)
     }

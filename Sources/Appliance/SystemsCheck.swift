@@ -1,3 +1,4 @@
+import Drivers
 import WatchCore
 
 /// The Systems Check: one row per component, each a question whose good answer is Yes.
@@ -35,6 +36,7 @@ enum SystemsCheck {
         case siren
         case journal
         case journalSpace = "journal_space"
+        case journalCard = "journal_card"
         case power
         case clock
         case watchdog
@@ -58,6 +60,7 @@ enum SystemsCheck {
             case .siren: "Can the siren sound?"
             case .journal: "Is the journal saving?"
             case .journalSpace: "Has the journal room to grow?"
+            case .journalCard: "Is the journal kept through a power cut?"
             case .power: "Is the power supply steady?"
             case .clock: "Is the clock set?"
             case .watchdog: "Is the watchdog watching the box?"
@@ -86,6 +89,8 @@ enum SystemsCheck {
             case .ledRing: .ledRing
             case .siren: .siren
             case .journal, .journalSpace: .journal
+            // A fact of where the journal lives, shown, never raised: the watch runs on.
+            case .journalCard: nil
             case .power: .power
             case .clock: .clock
             case .watchdog: .watchdog
@@ -112,7 +117,9 @@ enum SystemsCheck {
             case .box: "Check the box has power, then run anchor-alert status"
             case .gpsReading: "Give the GPS antenna a clear view of the sky"
             case .anchorMark: "Move the mark to the swing's anchor: anchor-alert mark --from-swing"
-            case .gpsd: "Check gps.host and gps.port in the configuration, then restart the box"
+            // The box reconnects to gpsd by itself (gpsd started, or back); only a changed
+            // address is read at a restart.
+            case .gpsd: "Start gpsd (systemctl start gpsd): the box reconnects by itself. If gps.host or gps.port is wrong, fix it and restart the box"
             case .receiver: "Plug the GPS receiver back in"
             case .buzzer: "Check the buzzer's wires"
             case .armSwitch: "Check the arm switch's wires"
@@ -121,6 +128,7 @@ enum SystemsCheck {
             case .siren: "Check the speaker and its cable"
             case .journal: "Restart the box; if it stays, replace the SD card"
             case .journalSpace: "Export and delete old nights: anchor-alert export"
+            case .journalCard: "Set journal.directory to a folder on the card's ext4 partition, then restart the box"
             case .power: "Use a stronger power supply or a thicker cable"
             case .clock: "Let the box see a GPS reading or a network to set its clock"
             case .watchdog: nil
@@ -214,7 +222,8 @@ extension SystemsCheck {
                 rows.append(Row(c, .ok, "Off: not configured"))
             } else if absent.contains(c) {
                 rows.append(c == .buzzer
-                    ? Row(c, .attention, "No: no buzzer fitted, the box rings only where a siren is fitted")
+                    ? Row(c, .attention, "No: no buzzer fitted, the box rings only where a siren is fitted",
+                          remedy: "Fit a buzzer, then set buzzer_enabled = true under [gpio]")
                     : Row(c, .ok, c == .siren ? "No siren fitted: the buzzer rings alone" : "No: no \(c.name) is fitted, nothing to check"))
             } else {
                 rows.append(Row(c, .unknown, "Can't tell: the box does not check this"))
@@ -235,6 +244,26 @@ extension SystemsCheck {
         return "nothing can sound the alarm: \(buzzer) and \(siren)"
     }
 
+    /// The faults as told to the skipper: a sounder's fault says what still sounds ("the buzzer
+    /// still rings"), true when it was raised alone, not once the other can't sound either
+    /// (faulty, or not fitted): then it says nothing can sound the alarm.
+    static func told(_ faults: [Fault], fitted: Set<Component>, absent: Set<Component>) -> [Fault] {
+        guard faults.contains(where: { $0.kind == .buzzer || $0.kind == .siren }) else { return faults }
+        let byKind = Dictionary(faults.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
+        func cannot(_ c: Component, _ kind: FaultKind) -> Bool {
+            fitted.contains(c) ? byKind[kind] != nil : absent.contains(c)
+        }
+        return faults.map { f in
+            var f = f
+            if f.kind == .buzzer, cannot(.siren, .siren) {
+                f.message = f.message.replacingFirst(", " + GPIORole.buzzer.consequence, with: ", nothing can sound the alarm")
+            } else if f.kind == .siren, cannot(.buzzer, .buzzer) {
+                f.message = f.message.replacingFirst(", " + ALSASiren.consequence, with: ", nothing can sound the alarm")
+            }
+            return f
+        }
+    }
+
     /// The status's "Won't ring" line with the sounders counted: nothing that can sound is the
     /// first reason the box won't ring, before anything the watch says.
     static func wontRing(_ status: WatchStatus, fitted: Set<Component>, absent: Set<Component>) -> String {
@@ -251,7 +280,9 @@ extension SystemsCheck {
     /// The remedy while readings arrive but their accuracy is too poor for the alert radius: a
     /// clear sky may not help a receiver that reports this accuracy, a radius it can judge does.
     static func widerRadius(_ status: WatchStatus) -> String? {
-        guard case .cantJudge(.poorAccuracy) = status.verdict, let least = status.judgeableRadius else { return nil }
+        let poor: Bool
+        if case .cantJudge(.poorAccuracy) = status.verdict { poor = true } else { poor = status.gpsUnusable == .poorAccuracy }
+        guard poor, let least = status.judgeableRadius else { return nil }
         return "Set an alert radius this GPS can judge: anchor-alert radius \(Int(least.value))"
     }
 
@@ -263,9 +294,14 @@ extension SystemsCheck {
             return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy ?? widerRadius(status))
         }
         if case .cantJudge(let reason) = status.verdict {
-            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason))", remedy: widerRadius(status))
+            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
         }
-        guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading))") }
+        // With no anchor the verdict says nothing of the GPS: a receiver that reports no
+        // position, or a reading gone old, is still not a fresh GPS reading.
+        if let reason = status.gpsUnusable {
+            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
+        }
+        guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading).lowercasedFirst)") }
         // The receiver wanders too far for this alert radius: it judges, but not reliably.
         if let advice = status.radiusAdvice { return Row(.gpsReading, .attention, "Yes, but \(advice)") }
         // No age or accuracy here: they change with every fix, and `status` shows them.
@@ -324,4 +360,14 @@ extension SystemsCheck {
 
 private extension String {
     var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+
+    /// The first `target` replaced, if there is one.
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(target) { return String(self[..<i]) + replacement + self[index(i, offsetBy: target.count)...] }
+            i = index(after: i)
+        }
+        return self
+    }
 }

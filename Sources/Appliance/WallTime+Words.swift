@@ -49,7 +49,11 @@ extension WallTime {
     /// Parses what `--since`, `--from` and `--to` accept: "2026-11-30T03:12:09Z" or
     /// "2026-11-30 03:12" (local), "03:12" (local, the most recent such time not in the future),
     /// or a duration back from now ("5m", "2h", "90s", "1d").
-    static func parse(_ text: String, now: WallTime) -> WallTime? {
+    /// "now" is now. A clock time given as `after` (a `--to` after its `--from`) is the first
+    /// such time after it instead, so `--to` a few minutes ahead of the clock, or past midnight,
+    /// means the time a skipper meant, not the day before.
+    static func parse(_ text: String, now: WallTime, after: WallTime? = nil) -> WallTime? {
+        if text.lowercased() == "now" { return now }
         if let d = DurationText.parse(text) { return now - d }
         let digits = text.split(whereSeparator: { !$0.isNumber }).map { Int($0) }
         guard !digits.contains(where: { $0 == nil }) else { return nil }
@@ -72,13 +76,18 @@ extension WallTime {
         guard secs != -1 else { return nil }
         var w = WallTime(seconds: secs)
         if n.count <= 3, w > now { w = w - .seconds(86_400) }
+        if n.count <= 3, let after {
+            while w <= after { w = w + .seconds(86_400) }
+        }
         return w
     }
 }
 
-/// "5m", "90s", "2h", "1d", "1h30m": durations typed on the command line.
+/// "5m", "90s", "2h", "1d", "1h30m": durations typed on the command line. With
+/// `bareSeconds`, a number with no unit is seconds (`mark --ago 10`).
 enum DurationText {
-    static func parse(_ text: String) -> Duration? {
+    static func parse(_ text: String, bareSeconds: Bool = false) -> Duration? {
+        if bareSeconds, let v = Double(text), v.isFinite { return .seconds(v) }
         var total = 0.0
         var number = ""
         var sawUnit = false

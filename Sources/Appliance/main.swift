@@ -21,7 +21,7 @@ enum CommandTable {
     ] }
 
     static func printUsage() {
-        print("Usage: anchor-alert <command> [options]\n\nCommands:")
+        print("Usage: anchor-alert <command> [options]\n\nWith no command: the recap, what happened since you last looked.\n\nCommands:")
         for c in all { print("  \(c.name.padded(12))\(c.summary)") }
         print("\nRun anchor-alert <command> --help for a command's options; anchor-alert --version names the release.")
     }
@@ -36,9 +36,14 @@ if argv.first == "--version" || argv.first == "version" {
     print(Version.line)
     Process.exit(ExitCode.ok)
 }
+// Bare `anchor-alert` (or with only options, `anchor-alert --since 8h`) is the recap: what a
+// skipper types in the morning to learn what happened in the night (Docs/install.md, step 7).
+if argv.first.map({ $0.hasPrefix("-") && $0 != "--help" && $0 != "-h" }) ?? true {
+    Process.exit(RecapCommand.run(argv))
+}
 guard let name = argv.first, name != "--help", name != "-h", name != "help" else {
     CommandTable.printUsage()
-    Process.exit(argv.isEmpty ? ExitCode.usage : ExitCode.ok)
+    Process.exit(ExitCode.ok)
 }
 guard let command = CommandTable.all.first(where: { $0.name == name }) else {
     Console.error("anchor-alert: unknown command \"\(name)\"")

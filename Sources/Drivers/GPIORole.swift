@@ -25,7 +25,7 @@ public enum GPIORole: String, Hashable, Sendable, CaseIterable {
     var configKey: String { "gpio.\(rawValue)" }
 
     /// What the box still does without this line: it keeps watching with what it has.
-    var consequence: String {
+    public var consequence: String {
         switch self {
         case .buzzer: "alarms sound on the siren and the ring only"
         case .armSwitch: "sliding it does nothing, the alarm stays as it is"

@@ -119,17 +119,11 @@ extension Journal {
             notes.append(.unreadable)
         }
 
-        // A restart ends a snooze: the watch restored from this memory rings again. The
-        // recovery keeps `snoozed` for the words said at the start; the journal goes on from
-        // the watch as restored, so a later snapshot (or a second restart) does not call a
-        // ringing alarm snoozed.
-        var running = memory
-        running.snoozed = false
-        let journal = Journal(directory: directory, limits: limits, fileSystem: fs, memory: running,
+        let journal = Journal(directory: directory, limits: limits, fileSystem: fs, memory: memory,
                               older: segments.sorted { $0.sequence < $1.sequence },
                               nextSequence: (sequences.last ?? 0) + 1)
         let after: PreviousStop = sequences.isEmpty ? (unlisted ? .unknown : .firstStart) : previous ?? .unknown
-        let result = journal.persist(frame(.boot(after: after), at: stamp), base: running, at: stamp)
+        let result = journal.persist(frame(.boot(after: after), at: stamp), base: memory, at: stamp)
         if case .notSaved(let failure) = result.saved { notes.append(.notWritable(failure)) }
 
         let faults = notes.filter(\.isFault)

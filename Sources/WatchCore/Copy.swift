@@ -113,6 +113,14 @@ public enum Copy {
         "GPS wanders about \(Int(wander.value.rounded())) m: an alert radius of \(Int(reliable.value)) m or more rings reliably"
     }
 
+    /// "Rings once the boat stands about 16 m beyond the alert radius, 46 m from the anchor: GPS
+    /// wanders about 21 m". Standing: a boat dragging rings some way further, the time the
+    /// evidence takes to add up.
+    public static func ringDistance(beyond: Meters, radius: Meters, wander: Meters) -> String {
+        "Rings once the boat stands about \(Int(beyond.value)) m beyond the alert radius, \(Int((radius.value + beyond.value).rounded())) m from the anchor:"
+            + " GPS wanders about \(Int(wander.value.rounded())) m"
+    }
+
     /// m:ss, with mono-digit-friendly zero padding.
     public static func countdown(_ d: Duration) -> String {
         let total = max(0, Int(d.seconds.rounded(.up)))

@@ -89,7 +89,15 @@ public enum Compass {
 extension Watch {
     /// With the swing settled and still: the alert radius that holds the swing seen plus the
     /// receiver's measured wander, about the mark as it will stand (the swing's centre once the offer is taken, the mark otherwise).
+    /// Where the radius advice asks more about the same mark (no offer), its number: one number
+    /// on one screen (`reliableRadius` takes this one where it is the larger).
     public var swingSuggestedRadius: Meters? {
+        guard let own = swingOwnRadius else { return nil }
+        if swingOffer == nil, let n = wanderReliableRadius, n > own { return n }
+        return own
+    }
+
+    var swingOwnRadius: Meters? {
         guard let anchor, let e = swing.estimate, e.stable else { return nil }
         // The receiver's wander as the detector measured it, where it has; else the spread
         // about the circle stands in for it.

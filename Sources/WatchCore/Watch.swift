@@ -639,6 +639,14 @@ public struct Watch: Sendable {
         }
     }
 
+    /// Why the last reading gives no usable position now, with or without an anchor: the
+    /// verdict's reason where there is an anchor to judge.
+    func gpsUnusable(at now: Instant) -> CantJudgeReason? {
+        if let usable = lastUsable, now - usable.received <= settings.staleAfter,
+            lastRejection == nil || lastRejection == .implausible { return nil }
+        return cantJudgeReason(at: now)
+    }
+
     private func cantJudgeReason(at now: Instant) -> CantJudgeReason {
         guard let last = lastReading else { return .noReading }
         if let rejection = lastRejection, now - last.received <= settings.staleAfter { return rejection }

@@ -26,9 +26,14 @@ public struct WatchStatus: Hashable, Sendable {
     /// Set when that wander is too large for the margin between the swing and the alert radius:
     /// the line that says so, with the radius that would ring reliably.
     public var radiusAdvice: String? = nil
+    /// Once the wander is measured: how far beyond the alert radius this receiver rings, and why.
+    public var ringDistance: String? = nil
     /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
     /// alert radius it can judge.
     public var judgeableRadius: Meters? = nil
+    /// Why the GPS gives no usable position now, anchor or not (no reading yet, no fix, an old
+    /// reading, an accuracy too poor for the alert radius); nil while it does.
+    public var gpsUnusable: CantJudgeReason? = nil
     /// While the GPS-lost fault is up: its words as of now, saying how long since the last
     /// usable reading (the fault's `message` keeps the words it was raised with).
     public var gpsLostText: String? = nil
@@ -56,13 +61,15 @@ extension Watch {
             suggestedRadius: swingSuggestedRadius,
             wander: wander,
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } },
+            ringDistance: ringsBeyond.flatMap { b in wander.map { Copy.ringDistance(beyond: b, radius: radius, wander: $0) } },
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
+            gpsUnusable: gpsUnusable(at: now),
             gpsLostText: gpsLostText(at: now)
         )
     }
 
     /// Measuring the wander takes this long after a mark before it is reported or advised on.
-    public static let wanderMeasuredAfter: Double = 600
+    public static let wanderMeasuredAfter: Double = 300
 
     /// The receiver's wander as measured since the anchor was marked: twice the noise unit the
     /// evidence is counted in (about the 95th percentile of its radial error).
@@ -82,6 +89,22 @@ extension Watch {
     /// measured plus `reliableMargin` noise units, up to the next 5 m. Advice only; the watch
     /// never widens the radius itself.
     public var reliableRadius: Meters? {
+        guard let n = wanderReliableRadius else { return nil }
+        // One number on one screen: the swing's suggestion about this mark, where it asks more.
+        if swingOffer == nil, let s = swingOwnRadius, s > n { return s }
+        return n
+    }
+
+    /// How far beyond the alert radius this receiver's wander lets the boat stand before the
+    /// evidence adds up: `deadband` wanders (the noise unit), once the wander is measured.
+    public var ringsBeyond: Meters? {
+        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
+        return Meters((settings.deadband * adviceSigma).rounded())
+    }
+
+    /// The radius the wander alone asks for (the swing as measured plus `reliableMargin`
+    /// noise units, up to the next 5 m), when the current one is smaller.
+    var wanderReliableRadius: Meters? {
         guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
         let needed = noise.swing + settings.reliableMargin * adviceSigma
         guard needed > radius.value else { return nil }

@@ -15,7 +15,7 @@ final class DemoTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
         let expected = [
-            "Anchor marked at", "Alarm on", "One stray GPS reading", "Can't judge: GPS has no position",
+            "Anchor marked at", "Alarm on", "One stray GPS reading", "The GPS loses its position", "Can't judge: GPS has no position",
             "Fault: GPS: the receiver has had no position for 1:00", "Fault cleared: GPS reading", "Checking:",
             "Dragging:", "Alarm: ringing (alarm 1)", "Snoozing 5:00", "Alarm: ringing (alarm 2)",
             "Alarm off", "The demo is over",

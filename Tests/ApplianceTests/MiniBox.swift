@@ -234,7 +234,10 @@ func runProgram(_ argv: [String], env: [String]? = nil, whileWaiting: (() -> Voi
 }
 
 /// The anchor-alert binary built beside the test bundle.
+/// The built `anchor-alert`; `ANCHOR_ALERT_BIN` names another (an older build, to show a test
+/// fails without a change), as `TestBinary` does.
 var applianceBinary: String {
+    if let path = getenv("ANCHOR_ALERT_BIN") { return String(cString: path) }
     var buf = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buf, buf.count - 1)
     let exe = String(cString: Array(buf[0..<max(0, n)]) + [0])

@@ -44,13 +44,17 @@ final class GPIOSimTests: XCTestCase {
         player.play(alarm, now: start)
         // Sample the line through sysfs in the middle of each step while the driver holds it,
         // and measure how late each change was made (the VM runs under software emulation).
-        var samples: [(expected: Bool, seen: Int)] = []
+        // A sample read after its step had already ended (the emulated machine stalled past the
+        // step's boundary before the driver's next turn) can't say which step it saw: it is left
+        // out and counted, and most steps must be judged.
+        var samples: [(step: Int, seen: Int)] = []
         var lateness: [Double] = []
         var boundary = player.nextDeadline()!
         for step in 0..<12 {
             let middle = start + .milliseconds(Int64(step) * 200 + 100)
             pause(middle - monotonicNow())
-            samples.append((player.player.isOn(at: monotonicNow()), sim.value("buzzer")))
+            let seen = sim.value("buzzer")
+            if monotonicNow() < boundary { samples.append((step, seen)) }
             pause(boundary - monotonicNow())
             let now = monotonicNow()
             _ = player.service(ready: [], now: now)
@@ -58,10 +62,13 @@ final class GPIOSimTests: XCTestCase {
             boundary = player.nextDeadline()!
         }
         let late = lateness.sorted()
-        print(String(format: "buzzer changes late by: median %.2f ms, max %.2f ms over %d changes",
-                     late[late.count / 2], late.last!, late.count))
-        XCTAssertEqual(samples.map { $0.expected ? 1 : 0 }, [1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0], "the pattern itself")
-        XCTAssertEqual(samples.map(\.seen), samples.map { $0.expected ? 1 : 0 }, "the line as the chip sees it")
+        print(String(format: "buzzer changes late by: median %.2f ms, max %.2f ms over %d changes; %d of 12 steps sampled inside their step",
+                     late[late.count / 2], late.last!, late.count, samples.count))
+        XCTAssertGreaterThanOrEqual(samples.count, 8, "steps sampled inside their own 200 ms")
+        XCTAssertTrue(samples.contains { $0.step % 2 == 0 } && samples.contains { $0.step % 2 == 1 }, "both halves of the pattern sampled")
+        for sample in samples {
+            XCTAssertEqual(sample.seen, sample.step % 2 == 0 ? 1 : 0, "step \(sample.step): the line as the chip sees it (on 200 ms, off 200 ms)")
+        }
 
         player.stop(now: monotonicNow())
         XCTAssertEqual(sim.value("buzzer"), 0, "stop silences at once")

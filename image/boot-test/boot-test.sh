@@ -17,6 +17,8 @@
 #   --trivial  check the machine with a stand-in notify service instead of anchor-alert
 #              (boot, readiness, watchdog restart, hard reset); anchor-alert is masked
 #   DEB        the package to install (default: built with image/build-deb.sh --arch ARCH)
+#   BOOT_TEST_ONLY=nmea  (environment) boot once and run only the check that NMEA's allowed
+#              addresses and the Systems Check agree (anchor.only=nmea; minutes, not a quarter hour)
 #
 # Runs under software emulation here (no usable KVM): budget minutes (amd64) or tens of minutes
 # (arm64, one vCPU). The same runner checks both machines. Exit 0 when every check passed; the
@@ -111,6 +113,7 @@ start_machine() {
     QPID=$!
 }
 fi
+[ -n "${BOOT_TEST_ONLY:-}" ] && APPEND="$APPEND anchor.only=$BOOT_TEST_ONLY"
 start_machine
 say "machine started ($ARCH, $MODE, kernel $KVER, ${ACCEL[1]%%,*}); disks made in ${T_IMAGE} s"
 

@@ -103,6 +103,7 @@ try:
     check("marked and armed while the fixes last", marked)
     buffers = {nmea: b"", sk: b""}
     alf, alr, gnss = [], [], []  # (client time, revision or None, text)
+    fields = []  # per ALF 2 and ALR read: its fields beyond the layout's (a comma in a text adds one)
     end = time.monotonic() + 30
     while time.monotonic() < end:
         ready, _, _ = select.select([nmea, sk], [], [], 0.5)
@@ -122,8 +123,10 @@ try:
                         continue
                     if isinstance(msg, ALF) and msg.alert_id == "10002" and msg.instance == "1" and msg.sentence_num == "2":
                         alf.append((now, int(msg.revision), msg.text))
+                        fields.append(len(msg.data) - len(ALF.fields))
                     elif isinstance(msg, ALR) and msg.alarm_num == "002" and msg.condition == "A":
                         alr.append((now, None, msg.text))
+                        fields.append(len(msg.data) - len(ALR.fields))
                 else:
                     for u in json.loads(line).get("updates", []):
                         for v in u.get("values", []):
@@ -152,6 +155,24 @@ try:
     check("NMEA ALF: each new text is a new revision (%s)" % revisions,
           all((texts[i] != texts[i - 1]) == (revisions[i] != revisions[i - 1]) for i in range(1, len(alf))) and len(alf) >= 3)
     report("NMEA ALR", alr)
+    # The NMEA texts are the box's words (Signal K carries them whole, comma and all): no comma
+    # in a text (it would be one field more, and a plotter's text would end there), and a text
+    # too long for its sentence cut at a word, before a space or the semicolon a comma becomes,
+    # never inside a word. Times differ between the two, so they are compared as T.
+    def words(x):
+        return re.sub(r"\d+:\d\d", "T", x.replace(",", ";"))
+    whole = [words(m) for _, _, m in gnss]
+    nmea_texts = [x for _, _, x in alf + alr]
+    def fits(x):
+        w = words(x)
+        return any(f.startswith(w) and (len(w) == len(f) or f[len(w)] in " ;") for f in whole)
+    bad = [x for x in nmea_texts if not fits(x)]
+    cut = [x for x in nmea_texts if words(x) not in whole]
+    check("NMEA ALF and ALR: the GPS-lost texts are the box's words with no comma, cut only at a word "
+          "(%d texts, %d cut, e.g. %r of %r; bad %r; fields beyond the layout %s)"
+          % (len(nmea_texts), len(cut), (cut or nmea_texts or [""])[-1], (gnss or [(0, 0, "")])[-1][2], bad[:1],
+             sorted(set(fields))),
+          nmea_texts and not bad and cut and set(fields) == {0} and any("," in m for _, _, m in gnss))
     changes = report("Signal K notifications.navigation.gnss", gnss)
     gaps = [b[0] - a[0] for a, b in zip(changes, changes[1:])]
     check("Signal K: the message's time moves at most every 5 s (gaps %s s)" % ", ".join("%.1f" % g for g in gaps),

@@ -13,10 +13,15 @@ enum ExportCommand: Command {
                                the track as a track. Opens in OpenCPN and chart plotters.
           --svg                a picture: the anchor, the alert circle, the track, where the
                                alarm rang, a scale bar and north
-          --last-watch         from the last time the switch went to ARM until it went off
-                               (or until now): the default
+          (neither)            the night: from the first arming of the night (the switch
+                               slid off and on again, less than 3 hours apart and with no
+                               release between, is the same night) until the switch went off
+                               (or until now)
+          --last-watch         only the last watch: from the last time the switch went to
+                               ARM until it went off (or until now)
           --from TIME --to TIME   a stretch of the log instead (03:10, "2026-11-30 22:00",
-                               ISO 8601 UTC, or a duration back from now)
+                               ISO 8601 UTC, a duration back from now, or now); a clock
+                               time for --to is the first such time after --from
           -o FILE              write to FILE instead of standard output
         \(SurfaceOptions.historyHelp)
           --config FILE        configuration file
@@ -29,7 +34,7 @@ enum ExportCommand: Command {
         let options: SurfaceOptions
         let svg: Bool
         let output: String?
-        var range = NightTrack.Range.lastWatch
+        var range = NightTrack.Range.night
         let now = WallTime.now()
         do {
             options = try SurfaceOptions.take(from: &a)
@@ -42,10 +47,10 @@ enum ExportCommand: Command {
             output = try a.option("-o")
             _ = try a.finish(maxPositionals: 0)
             switch (from, to) {
-            case (nil, nil): break
+            case (nil, nil): if last { range = .lastWatch }
             case (let f?, let t?):
                 guard !last else { throw Arguments.UsageError(description: "give --last-watch or --from and --to, not both") }
-                guard let ft = WallTime.parse(f, now: now), let tt = WallTime.parse(t, now: now) else {
+                guard let ft = WallTime.parse(f, now: now), let tt = WallTime.parse(t, now: now, after: ft) else {
                     throw Arguments.UsageError(description: "--from and --to need times like 03:10 or durations like 8h")
                 }
                 range = .between(ft, tt)

@@ -21,7 +21,8 @@ enum MarkCommand: Command {
                                boat's heading DEG (degrees, from the compass): the bow roller
         Later, when the moment of the drop has passed:
           --ago DURATION       where the boat was DURATION ago (5m, 90s, 1h30m), from the
-                               journal's track: the GPS reading nearest that time, within 30 s.
+                               journal's track: the GPS reading nearest that time, within 30 s;
+                               a number alone is seconds (--ago 10).
                                Use it when you know when the anchor went down.
           --bearing DEG        the anchor lies DEG degrees true from the boat...
           --distance M         ...M meters away (at most 1000). Use it when you can see or
@@ -36,7 +37,7 @@ enum MarkCommand: Command {
         var a = Arguments(args)
         return DecisionHelp.send(name, &a) { options, a in
             let bearing = try a.double("--bearing")
-            let distance = try a.double("--distance")
+            let distance = try a.meters("--distance")
             let ago = try a.option("--ago")
             let heading = try a.double("--heading")
             let fromSwing = a.flag("--from-swing")
@@ -61,8 +62,8 @@ enum MarkCommand: Command {
                 guard d >= 0 else { throw Arguments.UsageError(description: "--distance needs meters, 0 or more") }
                 return .mark(.offset(bearing: b, distance: Meters(d)))
             case (nil, nil, let text?):
-                guard let d = DurationText.parse(text), d > .zero else {
-                    throw Arguments.UsageError(description: "--ago needs a duration like 5m, 90s or 1h30m, not \"\(text)\"")
+                guard let d = DurationText.parse(text, bareSeconds: true), d > .zero else {
+                    throw Arguments.UsageError(description: "--ago needs a duration like 5m, 90s (or 90) or 1h30m, not \"\(text)\"")
                 }
                 let when = WallTime.now() - d
                 guard let (position, at) = try options.history().position(at: when, tolerance: .seconds(30)) else {

@@ -9,7 +9,7 @@ enum RadiusCommand: Command {
         Usage: anchor-alert radius METERS [options]
                anchor-alert radius --rode M --depth M [options]
 
-        Sets the alert radius (5 to 500 meters).
+        Sets the alert radius (5 to 500 meters): 30, 30m or 30 m.
 
           --rode M             rode let out, in meters
           --depth M            depth of water at high tide, plus the bow roller's height
@@ -34,12 +34,17 @@ enum RadiusCommand: Command {
     static func run(_ args: [String]) -> Int32 {
         var a = Arguments(args)
         return DecisionHelp.send(name, &a) { options, a in
-            let rode = try a.double("--rode")
-            let depth = try a.double("--depth")
-            let rest = try a.finish(maxPositionals: 1)
+            let rode = try a.meters("--rode")
+            let depth = try a.meters("--depth")
+            // "30", "30m", or "30 m" as the shell splits it into two arguments.
+            var rest = try a.finish(maxPositionals: 2)
+            if rest.count == 2 {
+                guard rest[1] == "m" else { throw Arguments.UsageError(description: "unexpected argument \(rest[1])") }
+                rest = [rest[0] + "m"]
+            }
             switch (rest.first, rode, depth) {
             case (let text?, nil, nil):
-                guard let m = Double(text), m.isFinite else {
+                guard let m = Arguments.meters(text) else {
                     throw Arguments.UsageError(description: "radius needs meters, not \"\(text)\"")
                 }
                 return .setRadius(Meters(m))

@@ -92,6 +92,10 @@ enum RunCommand: Command {
         let parts = wiring.parts(devices, journal: journal.log, systemd: systemd, cantSound: cantSound)
         let box = wiring.box(devices, journal: journal.log, parts: parts)
         StartUp.restore(box, from: journal.recovery, now: now)
+        // A journal that a power cut would lose is said once in the service log, at error
+        // priority: the Systems Check keeps showing it (Docs/commands.md, check).
+        let card = SystemsProbe(journalDirectory: config.journalDirectory).journalCard()
+        if card.status == .attention { Console.error("Journal: \(SystemsMonitor.consequence(card))") }
         let runtime = BoxRuntime(box: box, reload: configure, simulatedSwitch: simulatedSwitch != nil)
         Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
         StartUp.start(box, faults: devices.faults, recovery: journal.recovery, now: now)

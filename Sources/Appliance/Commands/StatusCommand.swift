@@ -87,6 +87,11 @@ enum StatusCommand: Command {
         var position = s.position.says
         if let p = s.position.progress, s.position.verdict == .checking { position += " \(Int((p * 100).rounded()))%" }
         if let why = s.position.cantJudgeSays { position += ": \(why)" }
+        // Checking or Dragging with the boat back inside: the evidence beyond the radius decays
+        // over minutes, and the verdict must be explainable from the distance shown below it.
+        if s.position.verdict == .checking || s.position.verdict == .dragging, let d = s.distance, d <= s.radius {
+            position += ": \(backInside)"
+        }
         out.append(position)
         var alarm = s.alarm.says
         var wontRing = s.wontRing
@@ -117,13 +122,21 @@ enum StatusCommand: Command {
         }
         if let boat = s.glance.boat { out.append("Boat: \(ChartPosition.text(boat))") }
         if let anchor = s.anchor { out.append("Anchor: \(anchor) (\(ChartPosition.text(anchor)))") }
-        out += swing(s)
-        if let advice = s.radiusAdvice { out.append(advice) }
+        if let rings = s.ringDistance { out.append(rings) }
+        let fromSwing = swing(s)
+        out += fromSwing
+        // One number, one reason: where the swing's suggestion is shown it is the advice's number
+        // too (`Watch.reliableRadius`), and its line gives the wander as its second reason.
+        if let advice = s.radiusAdvice, !fromSwing.contains(where: { $0.hasPrefix(swingRadiusPrefix) }) { out.append(advice) }
         // A fault that sounds says so in the words of its snooze's receipt ("Fault sound snoozed").
         for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (fault sound on: anchor-alert snooze silences it)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
     }
+
+    static let swingRadiusPrefix = "Alert radius from the swing: "
+
+    static let backInside = "the boat is back inside the alert radius, the readings beyond it still count"
 
     /// Three-digit degrees, as a compass reads them: "047°".
     static func degrees(_ bearing: Double) -> String {
@@ -147,12 +160,18 @@ enum StatusCommand: Command {
                 let way = Compass.point(Geodesy.bearing(from: anchor, to: swing.centre))
                 out.append("Swing: the anchor may lie \(d) \(way) of the mark, waiting for the swing to confirm it")
             }
-        } else {
+        } else if swing.swingRadius.value >= SwingEstimator.Settings().minSwingRadius {
             out.append("Swing: learning where the anchor is, \(Int(swing.arc)) degrees of arc seen so far")
+        } else {
+            // A circle tighter than any rode gives (a mooring, a dock, the receiver's own
+            // wander): its arc is no swing, and no number of degrees is said.
+            out.append("Swing: learning where the anchor is, no swing seen yet")
         }
         if let r = s.glance.suggestedRadius, abs(r.value - s.radius.value) >= 2 {
             let after = s.glance.offer != nil ? " once the mark is moved" : ""
-            out.append("Alert radius from the swing: \(r) holds the swing seen\(after). To use it: anchor-alert radius \(Int(r.value))")
+            var reason = "holds the swing seen"
+            if s.radiusAdvice != nil, let w = s.wander { reason += " and the GPS's wander of about \(Int(w.value.rounded())) m" }
+            out.append("\(swingRadiusPrefix)\(r) \(reason)\(after). To use it: anchor-alert radius \(Int(r.value))")
         }
         return out
     }

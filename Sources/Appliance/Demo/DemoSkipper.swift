@@ -16,7 +16,9 @@ struct DemoSkipper {
         (37, .input(.armSwitch(on: true), "Switch slid to ARM")),
         (60, .note("A calm swing on 22 m of rode")),
         (150, .note("One stray GPS reading 80 m off: a drag is a verdict, not one reading")),
-        (205, .note("The GPS loses its position")),
+        // A second before the script's outage (200): the box turns to Can't judge with the
+        // first reading that has no position, and the note must come before it, not after.
+        (199, .note("The GPS loses its position")),
         (300, .note("The GPS is back")),
         (360, .note("The anchor breaks out: dragging at 1 knot")),
     ]

@@ -4,13 +4,27 @@ import WatchCore
 /// worth telling, in the product's words. A part that hears the box's actions and receipts.
 final class ConsoleLog: Part, BoxListener {
     let settings: WatchSettings
+    /// The sounders, so a sounder's fault says what still sounds as the status does
+    /// (`SystemsCheck.told`).
+    let fitted: Set<SystemsCheck.Component>
+    let absent: Set<SystemsCheck.Component>
 
-    init(settings: WatchSettings) { self.settings = settings }
+    init(settings: WatchSettings, fitted: Set<SystemsCheck.Component> = [], absent: Set<SystemsCheck.Component> = []) {
+        self.settings = settings
+        self.fitted = fitted
+        self.absent = absent
+    }
 
     var hearing: BoxListener? { self }
 
     func heard(_ actions: [Action], box: Box, now: Instant) {
         for action in actions {
+            if case .faultRaised(let f) = action, f.kind == .buzzer || f.kind == .siren {
+                let others = box.watch.faults.values.filter { $0.kind != f.kind }
+                let told = SystemsCheck.told([f] + others, fitted: fitted, absent: absent)[0]
+                Console.out("Fault: \(told.message)")
+                continue
+            }
             if let line = Narration.line(action, now: now, settings: settings) { Console.out(line) }
         }
     }

@@ -3,8 +3,18 @@ import WatchCore
 
 // What each driver is as a part of the box (`Part`).
 
-extension GPSDClient: Part {
+/// gpsd, and its Systems Check rows while it has not answered and its fault's grace runs: not
+/// Yes (nothing has answered) and not a fault yet (boot order, a quick restart), but can't tell.
+extension GPSDClient: Part, CheckedPart {
     var polled: Pollable? { self }
+    var checked: CheckedPart? { self }
+
+    var rows: [SystemsCheck.Row] {
+        guard !isAnswering, raised[.gpsd] == nil else { return [] }
+        let at = GPSDCopy.isLocal(settings.host) ? "" : " at \(settings.host):\(settings.port)"
+        return [SystemsCheck.Row(.gpsd, .unknown, "Can't tell yet: no answer from gpsd\(at) so far"),
+                SystemsCheck.Row(.receiver, .unknown, "Can't tell yet: gpsd has not answered")]
+    }
 }
 
 extension SimulatedGPS: Part {

@@ -140,7 +140,7 @@ extension Wiring {
         parts += devices.drivers
         // One sink for both streams (a test's pipe) is one part.
         if let sinks = Console.loop { parts += sinks.out === sinks.error ? [sinks.out] : [sinks.out, sinks.error] }
-        parts.append(ConsoleLog(settings: config.watchSettings))
+        parts.append(ConsoleLog(settings: config.watchSettings, fitted: devices.fitted, absent: Surfaces.absent(config: config)))
         let snapshot = Surfaces.snapshot(config: config, fitted: devices.fitted)
         parts += Surfaces.parts(config: config, snapshot: snapshot, probe: probe)
         parts += NetworkOutputs.parts(config: config, snapshot: snapshot, now: now)

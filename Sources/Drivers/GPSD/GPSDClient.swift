@@ -92,6 +92,11 @@ public final class GPSDClient: Pollable {
         WallClock.seconds()
     }
 
+    /// True once a gpsd on this connection has said hello: until then (at start, and after a
+    /// connection is lost) nobody knows whether gpsd or the receiver works, and the gpsd fault
+    /// waits for `gpsdGrace` before it says what is wrong.
+    public var isAnswering: Bool { isConnected && bannerSeen }
+
     /// True while a gpsd connection is streaming.
     public var isConnected: Bool {
         if case .streaming = phase { return true }

@@ -41,7 +41,7 @@ public enum GPSDCopy {
         return "\(Int(seconds)) seconds"
     }
 
-    static func isLocal(_ host: String) -> Bool {
+    public static func isLocal(_ host: String) -> Bool {
         host == "localhost" || host.hasPrefix("127.") || host == "::1"
     }
 }

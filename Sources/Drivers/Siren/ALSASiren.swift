@@ -19,6 +19,10 @@ import WatchCore
 /// pattern to decode: the siren keeps the priority and sounds its own two-tone alarm
 /// (`SoundDesign.alarmSiren`). `play(_:now:)` plays any pattern once (test-alarm).
 public final class ALSASiren: SirenOutput {
+    /// What the box still does without the siren, the end of its fault's words (a box whose
+    /// buzzer can't sound either says otherwise: `SystemsCheck.told`).
+    public static let consequence = "the buzzer still rings"
+
     public let settings: SirenSettings
 
     private var pcm: OpaquePointer?
@@ -281,7 +285,7 @@ public final class ALSASiren: SirenOutput {
         var handle: OpaquePointer?
         var err = snd_pcm_open(&handle, settings.device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard err >= 0, let handle else {
-            return raise("Siren: no sound device \"\(settings.device)\" (\(text(err))), the buzzer still rings", now: now)
+            return raise("Siren: no sound device \"\(settings.device)\" (\(text(err))), \(Self.consequence)", now: now)
         }
         let latency = UInt32(max(1, settings.buffer.nanoseconds / 1000))
         for ch in [1, 2] {
@@ -294,7 +298,7 @@ public final class ALSASiren: SirenOutput {
         }
         guard err >= 0 else {
             snd_pcm_close(handle)
-            return raise("Siren: sound device \"\(settings.device)\" refused 16-bit sound at \(settings.sampleRate) Hz (\(text(err))), the buzzer still rings", now: now)
+            return raise("Siren: sound device \"\(settings.device)\" refused 16-bit sound at \(settings.sampleRate) Hz (\(text(err))), \(Self.consequence)", now: now)
         }
         var buffer: snd_pcm_uframes_t = 0
         var period: snd_pcm_uframes_t = 0
@@ -319,7 +323,7 @@ public final class ALSASiren: SirenOutput {
         pace = nil
         heldByClock = false
         let why = err.map { " (\(text($0)))" } ?? ""
-        raise("Siren: sound device \"\(settings.device)\" \(what)\(why), the buzzer still rings", now: now)
+        raise("Siren: sound device \"\(settings.device)\" \(what)\(why), \(Self.consequence)", now: now)
     }
 
     private func raise(_ message: String, now: Instant) {

@@ -14,6 +14,8 @@ OUT=/dev/virtio-ports/results
 STATE=/var/lib/anchor-test
 mkdir -p "$STATE" /run/anchor-test
 MODE=$(sed -n 's/.*anchor\.test=\([a-z]*\).*/\1/p' /proc/cmdline)
+# anchor.only=nmea (boot-test.sh's BOOT_TEST_ONLY): one boot, only the NMEA allow check.
+ONLY=$(sed -n 's/.*anchor\.only=\([a-z]*\).*/\1/p' /proc/cmdline)
 case $MODE in
     trivial) SERVICE=anchor-standin.service;;
     full) SERVICE=anchor-alert.service;;
@@ -126,6 +128,53 @@ mark_and_arm() {
         *) report "cpu watching $(( (c1 - c0) / 30000 )) us per second (1 GPS reading a second)";; esac
 }
 
+# NMEA on with nmea.allow empty: the unit's IP filter (IPAddressDeny=any, IPAddressAllow=
+# localhost, plus what the generator derives from the configuration) and the Systems Check must
+# say the same thing. A plotter "on the LAN" is 192.0.2.27 on lo (plotter-connect.py); one on
+# the box itself is 127.0.0.1. Then nmea.allow names its network, and both say so the other way.
+# The configuration is changed as Docs/network.md says: daemon-reload (the generator runs
+# again), then a restart.
+LAN=192.0.2.27
+nmea_row() {   # the Systems Check's NMEA line, as `anchor-alert check` prints it
+    anchor-alert check 2>/dev/null | grep 'Is NMEA 0183 going out?' | tr -s ' '
+}
+nmea_setting() {   # nmea_setting LABEL CONFIG-LINES...: a restart with [nmea] as given
+    local label=$1 i row=; shift
+    cp "$STATE/anchor-alert.conf.orig" /etc/anchor-alert/anchor-alert.conf
+    printf '%s\n' '' '[nmea]' "$@" >> /etc/anchor-alert/anchor-alert.conf
+    systemctl daemon-reload
+    systemctl restart "$SERVICE"
+    if ! wait_active 120; then fail "$label: $SERVICE not active 120 s after its restart"; return 1; fi
+    for ((i = 0; i < 60; i++)); do
+        row=$(nmea_row); [ -n "$row" ] && break; sleep 1
+    done
+    report "  $label: the unit allows $(systemctl show -p IPAddressAllow --value "$SERVICE")"
+    report "  $label: drop-in: $(grep -v '^#' /run/systemd/generator/anchor-alert.service.d/50-network-allow.conf 2>&1 | paste -sd' ') $(grep -o 'nmea.allow is empty.*' /run/systemd/generator/anchor-alert.service.d/50-network-allow.conf)"
+    report "  $label: check says: ${row:-no NMEA row in 60 s}"
+    NMEA_ROW=$row
+    NMEA_LOCAL=$(/usr/local/sbin/plotter-connect.py 127.0.0.1 10110 10)
+    NMEA_LAN=$(/usr/local/sbin/plotter-connect.py "$LAN" 10110 10)
+    report "  $label: a plotter on the box: $NMEA_LOCAL; one at $LAN: $NMEA_LAN"
+}
+nmea_allow_agrees() {
+    cp /etc/anchor-alert/anchor-alert.conf "$STATE/anchor-alert.conf.orig"
+    nmea_setting "nmea.allow empty" 'enabled = true'
+    if [ "$NMEA_LOCAL" = "connected from 127.0.0.1" ] && [ "$NMEA_LAN" != "connected from $LAN" ] &&
+       grep -q "^Attention Is NMEA 0183 going out? Yes: TCP port 10110, [0-9]* listening; for this box only: nmea.allow is empty$" <<<"$NMEA_ROW"; then
+        ok "NMEA on, nmea.allow empty: the unit lets in a plotter on the box, not one at $LAN, and the Systems Check says for this box only"
+    else
+        fail "NMEA on, nmea.allow empty: the unit and the Systems Check disagree (on the box: $NMEA_LOCAL; at $LAN: $NMEA_LAN; check: ${NMEA_ROW:-none})"
+    fi
+    nmea_setting "nmea.allow 192.0.2.0/24" 'enabled = true' 'allow = "192.0.2.0/24"'
+    if [ "$NMEA_LAN" = "connected from $LAN" ] &&
+       grep -q "^Ok Is NMEA 0183 going out? Yes: TCP port 10110, [0-9]* listening$" <<<"$NMEA_ROW"; then
+        ok "NMEA on, nmea.allow 192.0.2.0/24: the unit lets in the plotter at $LAN, and the Systems Check is a plain Yes"
+    else
+        fail "NMEA on, nmea.allow 192.0.2.0/24: the unit and the Systems Check disagree (at $LAN: $NMEA_LAN; check: ${NMEA_ROW:-none})"
+    fi
+    cp "$STATE/anchor-alert.conf.orig" /etc/anchor-alert/anchor-alert.conf
+}
+
 report "boot $BOOT of the $MODE boot test, kernel $(uname -r), $(uptime_s) s since the kernel started"
 
 if wait_active 180; then
@@ -144,6 +193,10 @@ if findmnt -n -o SOURCE /var/lib/anchor-alert | grep -q vdb; then
     ok "boot $BOOT: journal directory is the data partition"
 else
     fail "boot $BOOT: /var/lib/anchor-alert is not on the data partition"
+fi
+if [ "$MODE" = full ] && [ "$ONLY" = nmea ]; then
+    nmea_allow_agrees
+    finish
 fi
 if [ "$MODE" = full ]; then
     if systemctl show -p After anchor-alert.service | grep -q 'x2dalert\.mount' &&
@@ -233,6 +286,7 @@ else
         measure boot2
         if said '^Box restarted after a power cut or crash' 20; then ok "after a hard reset the box says it restarted after a power cut or crash"
         else fail "no \"Box restarted after a power cut or crash\" after a hard reset"; fi
+        nmea_allow_agrees
     fi
     finish
 fi
