@@ -68,7 +68,7 @@ public struct WatchSettings: Hashable, Sendable {
     /// track agreed and the boat then gave back (a receiver whose speed moves with its position
     /// shows its excursions there). The reach fades over `dopplerReachSpan`.
     public var dopplerTrustSpan: Duration = .seconds(600)
-    public var dopplerTrustMargin: Double = 2.5
+    public var dopplerTrustMargin: Double = 2
     public var dopplerReachSpan: Duration = .seconds(21_600)
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
