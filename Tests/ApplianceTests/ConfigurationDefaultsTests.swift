@@ -10,10 +10,10 @@ final class ConfigurationDefaultsTests: XCTestCase {
     func testTheGPSKeysDefaultToTheDriversDefaults() {
         let config = Configuration()
         let driver = GPSDSettings()
-        XCTAssertEqual(config.gpsdHost, driver.host)
-        XCTAssertEqual(config.gpsdPort, Int(driver.port))
-        XCTAssertEqual(config.clockTolerance, driver.clockTolerance.seconds)
-        XCTAssertEqual(config.reportsStoppedAfter, driver.reportsStoppedAfter.seconds)
+        XCTAssertEqual(config.gps.gpsd.host, driver.host)
+        XCTAssertEqual(Int(config.gps.gpsd.port), Int(driver.port))
+        XCTAssertEqual(config.gps.gpsd.clockTolerance.seconds, driver.clockTolerance.seconds)
+        XCTAssertEqual(config.gps.gpsd.reportsStoppedAfter.seconds, driver.reportsStoppedAfter.seconds)
     }
 
     /// The file's watch.radius takes what the watch takes from a skipper, no more, no less.
@@ -22,4 +22,5 @@ final class ConfigurationDefaultsTests: XCTestCase {
         guard case .number(let range, _) = key.kind else { return XCTFail("watch.radius is a number") }
         XCTAssertEqual(range, WatchSettings().radiusRange)
     }
+
 }
