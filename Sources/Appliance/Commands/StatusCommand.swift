@@ -150,9 +150,11 @@ enum StatusCommand: Command {
         var out: [String] = []
         if let offer = s.glance.offer {
             out.append("\(offer.says). To move the mark there: anchor-alert mark --from-swing")
-        } else if swing.settled && swing.moving {
+        } else if swing.steady && swing.moving {
             out.append("Swing: its centre is moving, the anchor may be dragging. The mark stays where it is")
-        } else if swing.settled {
+        } else if swing.steady {
+            // Only once the estimate has stayed settled a while (`SwingEstimate.steady`): one
+            // lucky fit never says where the anchor may lie.
             let d = Geodesy.distance(anchor, swing.centre)
             if d.value <= max(10, 2 * swing.uncertainty.value) {
                 out.append("Swing: its centre agrees with the mark, give or take \(swing.uncertainty)")
