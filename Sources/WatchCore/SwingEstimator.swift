@@ -154,8 +154,6 @@ public struct SwingEstimator: Sendable {
             return
         }
         let (arc, bins) = Self.arc(ordered, a: circle.a, b: circle.b)
-        // Degrees seen never go down: a fit about another centre covers less of the same track.
-        if circle.r >= settings.minSwingRadius { arcSeen = max(arcSeen, arc) }
         // The residuals are not independent from cell to cell: the rode's stretch, the yaw and
         // the receiver's wander are slow and move neighbouring cells together. Count a 10
         // degree sector of the arc as one independent piece of evidence, not each cell.
@@ -170,6 +168,8 @@ public struct SwingEstimator: Sendable {
         }
         let plausible = circle.r >= settings.minSwingRadius && circle.r <= settings.maxSwingRadius
             && circle.sigma <= 0.35 * circle.r
+        // Degrees seen never go down: a fit about another centre covers less of the same track.
+        if plausible { arcSeen = max(arcSeen, arc) }
         let learnt = now - (since ?? now) >= settings.minLearning && circle.weight >= 10
         let settled = plausible && learnt && arc >= settings.minArc
             && circle.u95 <= max(settings.settleUncertainty, settings.settleFraction * circle.r)
@@ -332,8 +332,9 @@ public struct SwingEstimate: Hashable, Sendable {
     public var stable: Bool
     public var since: Instant
     public var at: Instant
-    /// The widest arc any fit of a swing (a circle at least `minSwingRadius`) covered since
-    /// learning began: never goes down until the estimator starts again (a new anchorage).
+    /// The widest arc any plausible fit (a circle between `minSwingRadius` and `maxSwingRadius`,
+    /// its spread at most 0.35 of its radius) covered since learning began: never goes down
+    /// until the estimator starts again (a new anchorage). 0: no swing seen yet.
     public var arcSeen: Double = 0
     /// Settled for `showAfter` without a break: only then are words about the centre shown.
     public var steady: Bool = false

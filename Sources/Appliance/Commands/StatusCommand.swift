@@ -162,11 +162,12 @@ enum StatusCommand: Command {
                 let way = Compass.point(Geodesy.bearing(from: anchor, to: swing.centre))
                 out.append("Swing: the anchor may lie \(d) \(way) of the mark, waiting for the swing to confirm it")
             }
-        } else if swing.swingRadius.value >= SwingEstimator.Settings().minSwingRadius {
+        } else if swing.arc > 0 {
             out.append("Swing: learning where the anchor is, \(Int(swing.arc)) degrees of arc seen so far")
         } else {
-            // A circle tighter than any rode gives (a mooring, a dock, the receiver's own
-            // wander): its arc is no swing, and no number of degrees is said.
+            // No plausible circle yet (tighter than any rode gives: a mooring, a dock, the
+            // receiver's own wander): its arc is no swing, and no number of degrees is said.
+            // Once a swing was seen its degrees stay (`SwingEstimate.arcSeen`).
             out.append("Swing: learning where the anchor is, no swing seen yet")
         }
         if let r = s.glance.suggestedRadius, abs(r.value - s.radius.value) >= 2 {
