@@ -36,6 +36,7 @@ enum SystemsCheck {
         case siren
         case journal
         case journalSpace = "journal_space"
+        case journalCard = "journal_card"
         case power
         case clock
         case watchdog
@@ -59,6 +60,7 @@ enum SystemsCheck {
             case .siren: "Can the siren sound?"
             case .journal: "Is the journal saving?"
             case .journalSpace: "Has the journal room to grow?"
+            case .journalCard: "Is the journal kept through a power cut?"
             case .power: "Is the power supply steady?"
             case .clock: "Is the clock set?"
             case .watchdog: "Is the watchdog watching the box?"
@@ -87,6 +89,8 @@ enum SystemsCheck {
             case .ledRing: .ledRing
             case .siren: .siren
             case .journal, .journalSpace: .journal
+            // A fact of where the journal lives, shown, never raised: the watch runs on.
+            case .journalCard: nil
             case .power: .power
             case .clock: .clock
             case .watchdog: .watchdog
@@ -124,6 +128,7 @@ enum SystemsCheck {
             case .siren: "Check the speaker and its cable"
             case .journal: "Restart the box; if it stays, replace the SD card"
             case .journalSpace: "Export and delete old nights: anchor-alert export"
+            case .journalCard: "Set journal.directory to a folder on the card's ext4 partition, then restart the box"
             case .power: "Use a stronger power supply or a thicker cable"
             case .clock: "Let the box see a GPS reading or a network to set its clock"
             case .watchdog: nil

@@ -22,21 +22,26 @@ struct SystemsProbe: SystemsProbing {
     /// A clock before this year was never set (a Pi without a battery boots in the past).
     var earliestPlausibleYear: Int32 = 2025
 
-    func rows() -> [SystemsCheck.Row] { [journalSpace(), power(), clock()] }
+    func rows() -> [SystemsCheck.Row] { [journalSpace(), journalCard(), power(), clock()] }
 
-    func journalSpace() -> SystemsCheck.Row {
+    /// `look` at the journal's directory or, where it does not exist yet, its nearest parent
+    /// (what will hold it); nil where neither can be read.
+    private func atJournal<T>(_ look: (String) throws -> T) -> T? {
         var path = journalDirectory
-        var space: Files.Space
-        // The log's directory may not exist yet: its nearest parent holds the space it will use.
         while true {
             do {
-                space = try Files.space(path)
-                break
+                return try look(path)
             } catch let e as SystemError where e.errno == .notFound && path != "/" && path.contains("/") {
                 path = Files.directory(of: path)
             } catch {
-                return .init(.journalSpace, .unknown, "Can't tell: can't read \(journalDirectory)")
+                return nil
             }
+        }
+    }
+
+    func journalSpace() -> SystemsCheck.Row {
+        guard let space = atJournal(Files.space) else {
+            return .init(.journalSpace, .unknown, "Can't tell: can't read \(journalDirectory)")
         }
         let free = UInt64(max(0, space.free))
         let total = UInt64(max(0, space.total))
@@ -45,6 +50,33 @@ struct SystemsProbe: SystemsProbing {
         if free < failingFreeBytes { return .init(.journalSpace, .failing, "No: \(text)") }
         if free < attentionFreeBytes || share < attentionFreeShare { return .init(.journalSpace, .attention, "Only \(text)") }
         return .init(.journalSpace, .ok, "Yes: \(text)")
+    }
+
+    /// Where the journal lives decides what a power cut leaves of it: in memory nothing; on FAT
+    /// the power cuts lost receipted decisions with the box as it is (Docs/proofs.md); ext4
+    /// (the Pi card's journal partition), XFS and F2FS kept every one. Anything else the box
+    /// was not tried on: it can't tell.
+    func journalCard() -> SystemsCheck.Row {
+        guard let kind = atJournal(Files.fileSystemKind) else {
+            return .init(.journalCard, .unknown, "Can't tell: can't read \(journalDirectory)")
+        }
+        return Self.journalCard(kind, journalDirectory)
+    }
+
+    static func journalCard(_ kind: Files.FileSystemKind, _ journalDirectory: String) -> SystemsCheck.Row {
+        switch kind {
+        case .ext, .xfs, .f2fs:
+            return .init(.journalCard, .ok, "Yes: \(journalDirectory) is on \(kind.name)")
+        case .tmpfs, .ramfs:
+            return .init(.journalCard, .attention, "No: \(journalDirectory) is in memory (\(kind.name)): a power cut loses the anchor mark and the night")
+        case .fat, .exfat:
+            return .init(.journalCard, .attention, "No: \(journalDirectory) is on \(kind.name), where a power cut can lose saved decisions")
+        case .overlay:
+            return .init(.journalCard, .unknown, "Can't tell: \(journalDirectory) is on an overlay, whose changes may be held in memory",
+                         remedy: SystemsCheck.Component.journalCard.remedy)
+        case .btrfs, .other:
+            return .init(.journalCard, .unknown, "Can't tell: \(journalDirectory) is on \(kind.name), where power cuts were not tried")
+        }
     }
 
     static func megabytes(_ b: UInt64) -> String {

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Path operations on the real file system. Each throws `SystemError` naming the call and path.
@@ -155,6 +156,56 @@ public enum Files {
         var st = statvfs()
         try Syscall.check("statvfs \(path)") { statvfs(path, &st) }
         return Int64(st.f_bavail) * Int64(st.f_frsize)
+    }
+
+    /// The kind of file system that holds `path`, from `statfs`'s magic number: what a power cut
+    /// does to a synced file depends on it (Docs/proofs.md, the file systems the cuts ran on).
+    public enum FileSystemKind: Equatable, Sendable {
+        /// ext2, ext3 and ext4 share one magic number.
+        case ext, xfs, f2fs, btrfs
+        case fat, exfat
+        /// Held in memory: gone at a power cut, synced or not.
+        case tmpfs, ramfs
+        /// An overlay: where its changes go (a card or memory) is the overlay's business.
+        case overlay
+        case other(UInt64)
+
+        public var name: String {
+            switch self {
+            case .ext: "ext4"
+            case .xfs: "XFS"
+            case .f2fs: "F2FS"
+            case .btrfs: "Btrfs"
+            case .fat: "FAT"
+            case .exfat: "exFAT"
+            case .tmpfs: "tmpfs"
+            case .ramfs: "ramfs"
+            case .overlay: "overlay"
+            case .other(let magic): "0x" + String(magic, radix: 16)
+            }
+        }
+
+        init(magic: UInt64) {
+            switch magic {
+            case 0xEF53: self = .ext
+            case 0x5846_5342: self = .xfs
+            case 0xF2F5_2010: self = .f2fs
+            case 0x9123_683E: self = .btrfs
+            case 0x4D44: self = .fat
+            case 0x2011_BAB0: self = .exfat
+            case 0x0102_1994: self = .tmpfs
+            case 0x8584_58F6: self = .ramfs
+            case 0x794C_7630: self = .overlay
+            default: self = .other(magic)
+            }
+        }
+    }
+
+    /// The kind of file system holding `path` (which must exist).
+    public static func fileSystemKind(_ path: String) throws -> FileSystemKind {
+        var st = statfs()
+        try Syscall.check("statfs \(path)") { statfs(path, &st) }
+        return FileSystemKind(magic: UInt64(UInt(bitPattern: Int(st.f_type))))
     }
 
     public struct Space: Sendable {

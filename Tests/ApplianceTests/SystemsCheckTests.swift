@@ -3,6 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Journal
+import Posix
 import WatchCore
 import XCTest
 
@@ -55,6 +56,23 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(probe.journalSpace().status, .ok)
     }
 
+    func testAJournalInMemoryOrOnFATIsNotCalledSafeFromPowerCuts() throws {
+        // This machine's test directories are on ext4; /dev/shm is tmpfs on every Debian.
+        let card = SystemsProbe(journalDirectory: dir + "/journal/not/yet/made").journalCard()
+        XCTAssertEqual(card.status, .ok, card.answer)
+        XCTAssertTrue(card.answer.hasPrefix("Yes: ") && card.answer.hasSuffix(" is on ext4"), card.answer)
+        XCTAssertEqual(try Files.fileSystemKind("/dev/shm"), .tmpfs)
+        let memory = SystemsProbe(journalDirectory: "/dev/shm/anchor-alert-not-made").journalCard()
+        XCTAssertEqual(memory.status, .attention)
+        XCTAssertEqual(memory.answer, "No: /dev/shm/anchor-alert-not-made is in memory (tmpfs): a power cut loses the anchor mark and the night")
+        XCTAssertEqual(memory.remedy, "Set journal.directory to a folder on the card's ext4 partition, then restart the box")
+        let fat = SystemsProbe.journalCard(.fat, "/boot/firmware/journal")
+        XCTAssertEqual(fat.status, .attention, "the power cuts lost receipted decisions on FAT")
+        XCTAssertEqual(SystemsProbe.journalCard(.overlay, "/var/lib/anchor-alert").status, .unknown)
+        XCTAssertEqual(SystemsProbe.journalCard(.other(0x6969), "/mnt/nfs").answer, "Can't tell: /mnt/nfs is on 0x6969, where power cuts were not tried")
+        XCTAssertEqual(SystemsProbe(journalDirectory: "/nonexistent-root-dir/x").journalCard().status, .ok, "judged by the nearest parent that exists (/)")
+    }
+
     func testClockRows() {
         let probe = SystemsProbe(journalDirectory: dir, runRoot: dir)
         XCTAssertEqual(probe.clock(now: WallTime(seconds: 0)).status, .attention, "1970: never set")
@@ -97,7 +115,7 @@ final class SystemsCheckTests: XCTestCase {
         // Due at 70 on any turn the loop takes; the timer wakes for it alone at 80.
         XCTAssertEqual(m.dueFrom(), Instant(seconds: 70))
         XCTAssertEqual(m.nextDeadline(), Instant(seconds: 80))
-        XCTAssertEqual(m.rows.map(\.component), [.journalSpace, .power, .clock])
+        XCTAssertEqual(m.rows.map(\.component), [.journalSpace, .journalCard, .power, .clock])
         XCTAssertEqual(m.service(ready: [], now: Instant(seconds: 20)), [], "not due: nothing runs")
     }
 
@@ -127,7 +145,7 @@ final class SystemsCheckTests: XCTestCase {
         XCTAssertEqual(row(.clock).answer, "No: Clock: 10 min ahead of GPS time", "the driver's fault beats the monitor's can't tell")
         XCTAssertEqual(row(.gpsReading).answer, "Yes")
         XCTAssertEqual(row(.siren).status, .unknown, "not known to be fitted, not known to be absent")
-        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 9 unknown")
+        XCTAssertEqual(SystemsCheck.headline(rows), "Systems Check: 1 failing, 2 need attention, 10 unknown")
         XCTAssertEqual(row(.anchorMark).status, .unknown, "no swing seen yet: can't tell")
         let noSiren = SystemsCheck.boxRows(status: status, fitted: [.buzzer], absent: [.siren], local: [])
         XCTAssertEqual(noSiren.first { $0.component == .siren }?.answer, "No siren fitted: the buzzer rings alone")

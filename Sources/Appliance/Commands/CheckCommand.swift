@@ -10,11 +10,12 @@ enum CheckCommand: Command {
     static let help = """
         Usage: anchor-alert check [--json] [--runtime-dir DIR] [--journal DIR] [--config FILE]
 
-        One row per component: the box, the GPS reading, gpsd, the receiver, the buzzer, the
-        arm switch, the button, the LED ring, the siren, the journal and its free space, power
-        (undervoltage), the clock, the watchdog, the configuration file. Each is a question
-        whose good answer is Yes, with its status (Ok, Attention, Failing or Unknown) and,
-        where you can apply one, what to do.
+        One row per component: the box, the GPS reading, the mark, gpsd, the receiver, the
+        buzzer, the arm switch, the button, the LED ring, the siren, the journal, its free
+        space and its file system (a journal in memory or on FAT is not kept through a power
+        cut), power (undervoltage), the clock, the watchdog, the configuration file, the
+        network outputs. Each is a question whose good answer is Yes, with its status (Ok,
+        Attention, Failing or Unknown) and, where you can apply one, what to do.
 
           --json               {"headline": ..., "rows": [{"component", "question", "status",
                                "answer", "remedy"}]}
