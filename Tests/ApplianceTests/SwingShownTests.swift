@@ -109,7 +109,7 @@ final class SwingShownTests: XCTestCase {
     /// stayed settled two minutes, and once shown it stays at least 30 s (three fits).
     func testMayLieNeverFlashesOnADeparture() throws {
         var firstSettled: Double?
-        try Self.swingThenDeparture(departAt: nil, until: 1500) { w, now in
+        Self.swingThenDeparture(departAt: nil, until: 1500) { w, now in
             if firstSettled == nil, w.swing.estimate?.settled == true { firstSettled = (now - Instant(seconds: 1000)).seconds }
         }
         let settled = try XCTUnwrap(firstSettled, "the scripted swing settles")
