@@ -12,7 +12,9 @@
    decisions. Decisions go over the control socket in a fixed cycle of alert radii (each a value
    of its own), marks and releases. Before a decision is sent a mark "s<i>" goes into the log;
    after its receipt (exit 0, the receipt printed) a mark "r<i>". The box's segments are
-   POWER_CUT_SEGMENT_BYTES (512) small, so they rotate and the oldest are deleted meanwhile.
+   POWER_CUT_SEGMENT_BYTES (512) small, so they rotate and the oldest are deleted meanwhile:
+   the first night goes on (at most 24 decisions more) until a segment has filled and rotated,
+   the second until an old segment has been deleted, and the run fails if either never came.
 3. The card is rebuilt as it stood at CUTS points of that log: just after a flush (a card that
    drops every unflushed write) and at points between flushes (the writes since the last flush
    reached the card in part). On each image the file system mounts it, `anchor-alert recap`
@@ -21,7 +23,8 @@
    and none sent after it; and the box must start on it, answer, and restore the last decision
    on the image. One cut in every POWER_CUT_AGAIN_EVERY (4) is cut again during the start on it:
    that start's writes are logged too, and the card at the first cut plus part of them is
-   checked the same way.
+   checked the same way. Cuts inside the first rotation and the first deletion are always among
+   the CUTS; a run with no cut inside a rotation or a deletion fails.
 
 Only the box's public surfaces are read (run, radius, mark, release, status, recap --json).
 Every cut asked for must run and be judged. Prints one line per failure and "power-cut: N
@@ -269,21 +272,51 @@ started = time.monotonic()
 CYCLE = ("radius", "radius", "mark", "radius", "radius", "release")
 
 
-def night(first, count, tag):
-    """One box start on the logged card and `count` decisions from `first`; then the power goes."""
+def segments():
+    """The sequences of the segments the logged card's journal directory holds now."""
+    try:
+        return {int(n[8:-4], 16) for n in os.listdir(journal) if n.startswith("journal-") and n.endswith(".log")}
+    except FileNotFoundError:
+        return set()
+
+
+# Where the segments changed while the log recorded, each between two marks of the log (the
+# directory listed just after the first mark was written and just before the second: what
+# changed in between was created or deleted after the first mark, and the box synced it before
+# its answer, which came before the second): (first mark, second mark, what happened, segments).
+# A rotation: a decision's commit found the newest segment full and started a new one. A
+# deletion: a commit (a decision's, or the restart's new segment) deleted an old segment.
+rotations, deletions = [], []
+# Each night goes on past its share of the decisions until what it is there to show has
+# happened (the first a rotation, the second a deletion), at most EXTRA decisions more: how
+# many bytes a night writes depends on how fast it records (a slow one writes more track), so
+# a count alone cut no rotation on a fast machine.
+EXTRA = 24
+
+
+def night(first, count, tag, until=lambda: True):
+    """One box start on the logged card and `count` decisions from `first`, then more (at most
+    EXTRA) until `until()`; then the power goes. Returns the next decision's number."""
     global anchored
+    before = segments()
     box = start_box(journal, run_dir)
     if wait_answering(box, run_dir) is None:
         check(False, f"the box did not answer on the logged card ({tag})")
         stop(box, run_dir)
         print(f"power-cut: {passed} passed, {failed} failed")
         sys.exit(1)
-    for i in range(first, first + count):
+    after = segments()
+    mark(f"up{first}")
+    if before and before - after:
+        deletions.append(("torn", f"up{first}", "the restart", sorted(before - after)))
+    i = first
+    while i < first + count or (not until() and i < first + count + EXTRA):
         kind = CYCLE[i % len(CYCLE)]
         if kind == "mark" and anchored or kind == "release" and not anchored:
             kind = "radius"
         cmd = ["radius", str(20 + i)] if kind == "radius" else [kind]
         mark(f"s{i}")
+        before = segments()
         rc, out = client(run_dir, *cmd)
         value = str(20 + i) if kind == "radius" else None
         if rc == 0 and kind == "mark":
@@ -294,13 +327,20 @@ def night(first, count, tag):
             anchored = False
         sent.append((i, kind, value, rc))
         if rc == 0:
+            after = segments()
             # After the receipt: the decision must be on the card from here on.
             mark(f"r{i}")
             receipted.add(i)
+            if before and max(after) > max(before):
+                rotations.append((f"s{i}", f"r{i}", f"decision {i}", sorted(after - before)))
+            if before - after:
+                deletions.append((f"s{i}", f"r{i}", f"decision {i}", sorted(before - after)))
         elif kind == "mark":
             time.sleep(0.5)   # too few fresh fixes yet: the box refuses, and says so
+        i += 1
     box.send_signal(signal.SIGKILL)   # the power goes: no clean shutdown's flush
     box.wait()
+    return i
 
 
 def tear_tail():
@@ -318,13 +358,17 @@ def tear_tail():
         os.fsync(f.fileno())
 
 
-first_night = decisions // 2
-night(0, first_night, "the first start, on an empty card")
+# The first night goes on until a segment has filled and rotated; the second until an old
+# segment has been deleted (with 512-byte segments and the journal two of them: a fast
+# recording, few track fixes, about 13 decisions a night).
+nxt = night(0, decisions // 2, "the first start, on an empty card", until=lambda: bool(rotations))
 tear_tail()
 mark("torn")
 # A restart on a card that already holds a night (and a torn tail): its recovery's truncation
 # and sync, its new segment and its compaction are recorded and cut like any other write.
-night(first_night, decisions - first_night, "the restart on the card holding a night")
+nxt = night(nxt, decisions - decisions // 2, "the restart on the card holding a night",
+            until=lambda: bool(rotations) and bool(deletions))
+decisions = len(sent)
 check(len(receipted) >= decisions // 2, f"only {len(receipted)} of {decisions} decisions got a receipt")
 record_s = time.monotonic() - started
 # Rotation and compaction happened while the log recorded: the segments the card holds at the end.
@@ -386,13 +430,39 @@ candidates = sorted(set(flushes) | set(between))
 tail = [k for k in writes if k > prev]
 if tail:
     candidates.append(rng.choice(tail))
-# More cuts than flush points: the rest fall at random writes; fewer: an even, fixed spread.
+# More cuts than flush points: the rest fall at random writes; fewer: an even, fixed spread,
+# except that the cuts inside the first rotation and the first deletion are always among them.
 if cuts_wanted > len(candidates):
     rest = [k for k in writes if k not in set(candidates)]
     candidates = sorted(set(candidates) | set(rng.sample(rest, min(len(rest), cuts_wanted - len(candidates)))))
+
+
+def inside(window, points):
+    a, b = mark_at[window[0]], mark_at[window[1]]
+    return [k for k in points if a < k < b]
+
+
+def spread(points, n):
+    """n of the points, the first and the last among them, evenly between."""
+    if len(points) <= n:
+        return list(points)
+    return [points[round(j * (len(points) - 1) / (n - 1))] for j in range(n)] if n > 1 else points[:1]
+
+
+# The rotation shown: a decision's that deleted nothing, when there is one (the deletion is shown
+# on its own), else the first.
+shown = [w for w in rotations if not any(w[:2] == d[:2] for d in deletions)][:1] or rotations[:1]
+forced = set()
+for w in shown:
+    forced |= set(spread(inside(w, candidates), 2))
+for w in deletions[:1]:
+    forced |= set(spread(inside(w, candidates), 3))
 if cuts_wanted < len(candidates):
-    step = len(candidates) / cuts_wanted
-    candidates = [candidates[int(j * step)] for j in range(cuts_wanted)]
+    forced = set(sorted(forced)[:cuts_wanted])
+    others = [k for k in candidates if k not in forced]
+    want = cuts_wanted - len(forced)
+    step = len(others) / want if want else 1
+    candidates = sorted(forced | {others[int(j * step)] for j in range(want)})
 # One cut in every AGAIN is cut a second time, during the start on it (POWER_CUT_AGAIN_EVERY),
 # alternately an odd and an even one, so both workers share them.
 every = int(os.environ.get("POWER_CUT_AGAIN_EVERY", "4"))
@@ -403,6 +473,46 @@ print(f"power-cut: {len(entries)} log entries ({len(flushes)} flushes or FUA wri
 # run that looks like the one asked for (150 decisions left 899 writes for 1,000 cuts).
 check(len(candidates) >= cuts_wanted,
       f"only {len(candidates)} cut points in the log for {cuts_wanted} cuts: record more decisions")
+# Rotation and compaction must be under the cuts, whatever the machine's speed: a recording with
+# no rotation or no deletion of an old segment, or cuts none of which falls inside them, fails.
+def cuts_in(windows):
+    within = set()
+    for w in windows:
+        within |= set(inside(w, candidates))
+    return [n for n, k in enumerate(candidates) if k in within]
+
+
+def names(ws, what):
+    # The first five (--full rotates dozens of times).
+    more = f"; and {len(ws) - 5} more" if len(ws) > 5 else ""
+    return "; ".join(f"{w[2]} (segment {', '.join(map(str, w[3]))} {what})" for w in ws[:5]) + more
+
+
+def listed(ns):
+    return ", ".join(map(str, ns[:12])) + (f" and {len(ns) - 12} more" if len(ns) > 12 else "") or "none"
+
+
+rot_cuts, del_cuts = cuts_in(rotations), cuts_in(deletions)
+print(f"power-cut: rotations (a full segment, a new one started) during {names(rotations, 'started') or 'nothing'}; "
+      f"old segments deleted during {names(deletions, 'deleted') or 'nothing'}", flush=True)
+print(f"power-cut: cut points inside them: {len(rot_cuts)} inside a rotation (cuts {listed(rot_cuts)}), "
+      f"{len(del_cuts)} inside a deletion (cuts {listed(del_cuts)})", flush=True)
+ok = check(bool(rotations), f"the recording holds no rotation: no segment filled and a new one started during a decision "
+           f"in {decisions} decisions (segments of {segment_bytes} bytes)")
+ok &= check(bool(deletions), f"the recording holds no deletion of an old segment in {decisions} decisions "
+            f"(segments of {segment_bytes} bytes)")
+if rotations:
+    ok &= check(bool(rot_cuts), "no cut point falls inside a rotation")
+if deletions:
+    ok &= check(bool(del_cuts), "no cut point falls inside a deletion of an old segment")
+if not ok:
+    print("power-cut: first failures:", *failures[:5], sep="\n  ")
+    print(f"power-cut: {passed} passed, {failed} failed")
+    sys.exit(1)
+# The cuts inside the rotation and the deletion shown say what the card held there.
+shown_rot, shown_del = cuts_in(shown), cuts_in(deletions[:1])
+inside_cut = {n: "rotation and deletion" if n in shown_rot and n in shown_del else "rotation" if n in shown_rot else "deletion"
+              for n in shown_rot + shown_del}
 
 # ------------------------------------------------------------------ cut, restart, check
 # Two workers, each with its own rebuilt card, snapshot and box, take alternate cuts: the VM has
@@ -500,7 +610,7 @@ def worker(w, *args):
             check(False, f"worker {w} stopped: {type(e).__name__}: {e}")
 
 
-def examine(w, dev, where, cut, runtime, cut_mnt):
+def examine(w, dev, where, cut, runtime, cut_mnt, inside_note=None):
     """One cut card: it mounts, the recap holds every receipted decision by its identity and
     nothing sent after the cut, and the box starts on it and restores the last decision there.
     The box runs on `dev` (its start's own writes go there). Returns True when judged."""
@@ -521,6 +631,14 @@ def examine(w, dev, where, cut, runtime, cut_mnt):
         return True
     j = os.path.join(cut_mnt, "journal")
     first_segment_there = os.path.exists(os.path.join(j, "journal-0000000000000001.log"))
+    if inside_note:
+        # What a cut inside a rotation or a deletion left: the segments on the card.
+        try:
+            held_ = sorted(int(n[8:-4], 16) for n in os.listdir(j) if n.startswith("journal-") and n.endswith(".log"))
+        except OSError:
+            held_ = []
+        print(f"power-cut: {where}, inside a {inside_note}: the card holds segments "
+              f"{', '.join(map(str, held_)) or 'none'}", flush=True)
     # The box starts on the card while the recap reads it. It starts with the box's own segment
     # size, so its start cuts a torn tail and adds a segment, never deletes one the recap is
     # about to read.
@@ -640,7 +758,7 @@ def work_cuts(w, cuts, replay_img, cow_dev, rec_log, rec_dev):
                 sh("dmsetup", "create", "--noudevsync", rec, "--table", f"0 {size} log-writes {dev} {rec_dev}")
                 dev = dm_node(rec)
             spent("attach", tc)
-            examine(w, dev, f"cut {n} at log entry {cut}", cut, runtime, cut_mnt)
+            examine(w, dev, f"cut {n} at log entry {cut}", cut, runtime, cut_mnt, inside_cut.get(n))
             with lock:
                 done += 1
                 if done % 100 == 0:

@@ -9,9 +9,12 @@
 #                                     image/build-deb.sh builds it, sharing its build directory),
 #                                     then the sabotage table (--matrix)
 # POWER_CUT_BINARY=path tests another build (the broken-build demonstration in the doc).
-# POWER_CUT_DECISIONS=N records N decisions instead of 16 (200 with --full): 16 decisions
-# recorded in about 20 s fill no 512-byte segment (the card ends with segments 1 to 2, the
-# restart's new one), so nothing rotates or is deleted under those cuts; 40 filled five.
+# POWER_CUT_DECISIONS=N records at least N decisions instead of 16 (200 with --full): half in
+# each night, and each night goes on (at most 24 more) until a segment has filled and rotated
+# (the first) and an old segment has been deleted (the second), since how many bytes a decision
+# writes depends on how fast the machine records (a slow recording writes more track). The run
+# FAILS when the recording holds no rotation or no deletion, or no cut point falls inside them;
+# cuts inside the first rotation and the first deletion are always among those run.
 # Ends with "test-powercut: N passed, M failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,8 +28,7 @@ decisions=16 cuts=16 limit=5400 full=0 again=4
 # left at its end, then a restart on that card (its recovery's truncation and sync, a new
 # segment) and a second night. The box's segments are 512 bytes there (its test-only
 # ANCHOR_ALERT_TEST_SEGMENT_BYTES; POWER_CUT_SEGMENT_BYTES=N for another size), so segments fill,
-# rotate and the oldest are deleted while the log records, once the decisions and the track
-# fill them (POWER_CUT_DECISIONS above).
+# rotate and the oldest are deleted while the log records (POWER_CUT_DECISIONS above).
 # --writeback: ext4 with data=writeback. --fs xfs|f2fs|vfat|ext4-nojournal: the card on XFS,
 # F2FS, FAT32 or ext4 made without its journal, checked by e2fsck -f -p before each mount
 # (xfsprogs, f2fs-tools, dosfstools). --no-writeback: the kernel's periodic writeback off while

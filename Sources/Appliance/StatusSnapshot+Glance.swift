@@ -12,6 +12,9 @@ extension StatusSnapshot {
             var arc: Double
             var settled: Bool
             var moving: Bool
+            /// Settled long enough to be shown (`SwingEstimate.steady`); `arc` is the arc seen,
+            /// which never goes down (`SwingEstimate.arcSeen`).
+            var steady: Bool
         }
 
         struct Offer: Hashable, Sendable {
@@ -34,8 +37,8 @@ extension StatusSnapshot {
             boat = s.boat
             farthest = s.farthest
             swing = s.swing.map {
-                Swing(centre: $0.centre, uncertainty: $0.uncertainty, swingRadius: $0.swingRadius, arc: $0.arc,
-                      settled: $0.settled, moving: $0.moving)
+                Swing(centre: $0.centre, uncertainty: $0.uncertainty, swingRadius: $0.swingRadius, arc: $0.arcSeen,
+                      settled: $0.settled, moving: $0.moving, steady: $0.steady)
             }
             offer = s.swingOffer.map { Offer(says: $0.says, distance: $0.distance, bearing: $0.bearing) }
             suggestedRadius = s.suggestedRadius
@@ -57,13 +60,14 @@ extension StatusSnapshot {
             }
 
             init(_ g: Glance) {
-                swing = g.swing.map { Key.state(settled: $0.settled, moving: $0.moving) }
+                swing = g.swing.map { Key.state(steady: $0.steady, moving: $0.moving) }
                 offer = g.offer?.says
                 suggestedRadius = g.suggestedRadius?.value
             }
 
-            static func state(_ e: SwingEstimate) -> String { state(settled: e.settled, moving: e.moving) }
-            static func state(settled: Bool, moving: Bool) -> String { settled ? (moving ? "moving" : "settled") : "learning" }
+            /// The state as shown: "learning" until the estimate is steady.
+            static func state(_ e: SwingEstimate) -> String { state(steady: e.steady, moving: e.moving) }
+            static func state(steady: Bool, moving: Bool) -> String { steady ? (moving ? "moving" : "settled") : "learning" }
         }
 
         var content: JSON {
@@ -87,6 +91,7 @@ extension StatusSnapshot {
                         ("arc_deg", .number($0.arc)),
                         ("settled", .bool($0.settled)),
                         ("moving", .bool($0.moving)),
+                        ("steady", .bool($0.steady)),
                     ] as [(String, JSON?)])
                 }),
                 ("swing_offer", offer.map {
@@ -117,8 +122,9 @@ extension StatusSnapshot {
             if let s = json["swing"], let centre = Self.coordinate(s["centre"]),
                 let u = s["uncertainty_m"]?.double, let r = s["swing_radius_m"]?.double, let arc = s["arc_deg"]?.double,
                 let settled = s["settled"]?.bool, let moving = s["moving"]?.bool {
+                // A snapshot written before "steady" existed showed a settled swing at once.
                 swing = Swing(centre: centre, uncertainty: Meters(u), swingRadius: Meters(r), arc: arc,
-                              settled: settled, moving: moving)
+                              settled: settled, moving: moving, steady: s["steady"]?.bool ?? settled)
             }
             if let o = json["swing_offer"], let says = o["says"]?.string, let d = o["distance_m"]?.double,
                 let b = o["bearing_deg"]?.double {

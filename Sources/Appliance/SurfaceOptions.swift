@@ -24,8 +24,8 @@ struct SurfaceOptions {
         // Not said here: a client command would repeat every complaint on every run. They are
         // said once, by `check` (its Configuration row), `config --check` and the service log.
         var o = SurfaceOptions(configuration: loaded.configuration,
-                               runtimeDirectory: loaded.configuration.runtimeDirectory,
-                               journalDirectory: loaded.configuration.journalDirectory)
+                               runtimeDirectory: loaded.configuration.runtime.directory,
+                               journalDirectory: loaded.configuration.journal.directory)
         o.configurationProblems = loaded.problems
         if let d = try a.option("--runtime-dir") { o.runtimeDirectory = d }
         if let d = try a.option("--journal") { o.journalDirectory = d }

@@ -6,32 +6,32 @@ import WatchCore
 enum Surfaces {
     /// The status snapshot, whose status MQTT publishes too.
     static func snapshot(config: Configuration, fitted: Set<SystemsCheck.Component>) -> SnapshotWriter {
-        let snapshot = SnapshotWriter(directory: config.runtimeDirectory, interval: .seconds(config.statusInterval),
+        let snapshot = SnapshotWriter(directory: config.runtime.directory, interval: .seconds(config.runtime.statusInterval),
                                       fitted: fitted, absent: absent(config: config))
         if let error = snapshot.lastError {
-            Console.error("Status: can't write in \(config.runtimeDirectory): \(error); MQTT and NMEA still tell the status")
+            Console.error("Status: can't write in \(config.runtime.directory): \(error); MQTT and NMEA still tell the status")
         }
         return snapshot
     }
 
     static func parts(config: Configuration, snapshot: SnapshotWriter, probe: (any SystemsProbing)? = nil) -> [Part] {
-        let monitor = SystemsMonitor(probe: probe ?? SystemsProbe(journalDirectory: config.journalDirectory))
+        let monitor = SystemsMonitor(probe: probe ?? SystemsProbe(journalDirectory: config.journal.directory))
         do {
-            let server = try ControlServer(directory: config.runtimeDirectory)
+            let server = try ControlServer(directory: config.runtime.directory)
             return [monitor, snapshot, server]
         } catch {
-            Console.error("Control socket: can't listen in \(config.runtimeDirectory): \(error)")
+            Console.error("Control socket: can't listen in \(config.runtime.directory): \(error)")
             return [monitor, snapshot]
         }
     }
 
     static func absent(config: Configuration) -> Set<SystemsCheck.Component> {
         var set: Set<SystemsCheck.Component> = []
-        if !config.sirenEnabled { set.insert(.siren) }
-        if !config.ringEnabled { set.insert(.ledRing) }
-        if !config.buzzerEnabled { set.insert(.buzzer) }
-        if !config.switchEnabled { set.insert(.armSwitch) }
-        if !config.buttonEnabled { set.insert(.button) }
+        if !config.siren.enabled { set.insert(.siren) }
+        if !config.ring.enabled { set.insert(.ledRing) }
+        if !config.gpio.buzzerEnabled { set.insert(.buzzer) }
+        if !config.gpio.switchEnabled { set.insert(.armSwitch) }
+        if !config.gpio.buttonEnabled { set.insert(.button) }
         return set
     }
 

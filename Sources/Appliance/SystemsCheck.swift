@@ -313,7 +313,7 @@ extension SystemsCheck {
     static func anchorMarkRow(_ status: WatchStatus) -> Row {
         guard let anchor = status.anchor else { return Row(.anchorMark, .unknown, "Can't tell: no anchor marked") }
         if let offer = status.swingOffer { return Row(.anchorMark, .attention, "No: \(offer.says)") }
-        guard let e = status.swing, e.settled else {
+        guard let e = status.swing, e.steady else {
             return Row(.anchorMark, .unknown, "Can't tell yet: the swing has not shown where the anchor is")
         }
         if e.moving {

@@ -21,7 +21,9 @@ extension Journal {
     }
 
     /// Keeps a track fix if the pace wants it: every fix in attention, one per interval when calm.
-    public func track(_ fix: TrackFix, pace: TrackPace, at stamp: Stamp) {
+    /// `batchAs`: the pace the batch's flush age follows, where it is not `pace` (a fix kept
+    /// for its distance, whatever the pace, flushes as the watch's pace says).
+    public func track(_ fix: TrackFix, pace: TrackPace, batchAs: TrackPace? = nil, at stamp: Stamp) {
         if pace == .calm, let last = lastTrack, stamp.monotonic - last < limits.calmTrackInterval,
             stamp.monotonic >= last
         {
@@ -30,7 +32,7 @@ extension Journal {
         }
         lastTrack = stamp.monotonic
         stats.tracksKept += 1
-        batch(.trackFix(fix), pace: pace, at: stamp)
+        batch(.trackFix(fix), pace: batchAs ?? pace, at: stamp)
     }
 
     /// When the loop must call `flushIfDue`: the batch's flush age or size, or a failed journal's

@@ -30,6 +30,8 @@ extension Journal {
 
         // Newest first, until a segment holds a snapshot: usually only the newest is read.
         var newerRecords: [[JournalRecord]] = []
+        // What the farthest is replayed from, after each segment's snapshot (`Recovery.farthest`).
+        var newerFarthest: [[JournalRecord]] = []
         var base: WatchMemory?
         var segments: [Segment] = []
         var segmentNotes: [[RecoveryNote]] = []
@@ -55,12 +57,18 @@ extension Journal {
             }
             read += 1
             var records: [JournalRecord] = []
+            var farthestRecords: [JournalRecord] = []
             var snapshot: WatchMemory?
             var version: UInt16?
             var last: JournalRecord?
             let summary = SegmentScanner.scan(bytes, segment: name) { _, stamped in
                 last = stamped.record
                 if case .segment(let v, _) = stamped.record { version = v }
+                switch stamped.record {
+                case .snapshot: farthestRecords.removeAll()
+                case .farthest, .trackFix, .mark, .release: farthestRecords.append(stamped.record)
+                default: break
+                }
                 if case .snapshot(let m) = stamped.record {
                     snapshot = m
                     records.removeAll()
@@ -103,6 +111,7 @@ extension Journal {
             segmentNotes.append(these)
             segments.append(Segment(sequence: sequence, size: size, durable: true, empty: summary.validEnd == 0))
             newerRecords.append(records)
+            newerFarthest.append(farthestRecords)
             base = snapshot
         }
         notes += segmentNotes.reversed().flatMap { $0 }
@@ -113,6 +122,18 @@ extension Journal {
             for record in records { memory.apply(record) }
             replayed += records.count
         }
+        var farthest: Meters?
+        for records in newerFarthest.reversed() {
+            for record in records {
+                switch record {
+                case .mark, .release: farthest = nil
+                case .farthest(let m): farthest = m
+                case .trackFix(let fix): if let d = fix.distance { farthest = max(farthest ?? d, d) }
+                default: break
+                }
+            }
+        }
+        if memory.anchor == nil { farthest = nil }
         if sequences.isEmpty {
             notes.append(unlisted ? .unreadable : .missing)
         } else if readable == 0 {
@@ -121,7 +142,7 @@ extension Journal {
 
         let journal = Journal(directory: directory, limits: limits, fileSystem: fs, memory: memory,
                               older: segments.sorted { $0.sequence < $1.sequence },
-                              nextSequence: (sequences.last ?? 0) + 1)
+                              nextSequence: (sequences.last ?? 0) + 1, farthest: farthest)
         let after: PreviousStop = sequences.isEmpty ? (unlisted ? .unknown : .firstStart) : previous ?? .unknown
         let result = journal.persist(frame(.boot(after: after), at: stamp), base: memory, at: stamp)
         if case .notSaved(let failure) = result.saved { notes.append(.notWritable(failure)) }
@@ -131,6 +152,6 @@ extension Journal {
             .journal, (faults.first(where: \.pushes) ?? faults[0]).description,
             pushes: faults.contains(where: \.pushes))
         return (journal, Recovery(memory: memory, notes: notes, fault: fault, segmentsRead: read,
-                                  recordsReplayed: replayed, previousStop: after))
+                                  recordsReplayed: replayed, previousStop: after, farthest: farthest))
     }
 }

@@ -33,6 +33,7 @@ extension Journal {
         stats.segmentsStarted += 1
         let head = Self.frame(.segment(version: JournalConstants.formatVersion, sequence: sequence), at: stamp)
             + Self.frame(.snapshot(snapshot), at: stamp)
+            + (snapshot.anchor == nil ? [] : farthest.map { Self.frame(.farthest($0), at: stamp) } ?? [])
         try file.append(head)
         active!.segment.size += head.count
         stats.bytesWritten += head.count

@@ -37,6 +37,10 @@ public final class Journal {
         public var recordsReplayed: Int
         /// How the run before this one ended (the boot record says the same).
         public var previousStop: PreviousStop = .unknown
+        /// The farthest the boat was from the mark, as far as the journal kept it (a power cut
+        /// loses at most the batch's flush age of track): for `Watch.restore(...farthest:...)`.
+        /// nil with no anchor, or from a journal of version 2 or older.
+        public var farthest: Meters? = nil
 
         /// `fault` as events for `Watch.handle`.
         public var events: [Event] { fault.map { [.faultRaised($0)] } ?? [] }
@@ -86,6 +90,10 @@ public final class Journal {
 
     /// The restorable state including everything handed to the journal, saved or not.
     public private(set) var memory: WatchMemory
+    /// The largest distance from the mark among the track fixes handed to the journal since the
+    /// last mark or release (saved or not): a fix that raises it is never thinned out, so it
+    /// equals the watch's own `farthest`. Each new segment carries it (a farthest record).
+    public private(set) var farthest: Meters?
     /// Set while the journal can't save.
     public private(set) var failure: JournalFailure?
     public internal(set) var stats = Stats()
@@ -105,7 +113,8 @@ public final class Journal {
     var lastPromptSync: Instant?
 
     init(directory: String, limits: JournalLimits, fileSystem: any JournalFileSystem, memory: WatchMemory,
-         older: [Segment], nextSequence: UInt64) {
+         older: [Segment], nextSequence: UInt64, farthest: Meters? = nil) {
+        self.farthest = memory.anchor == nil ? nil : farthest
         self.directory = directory
         self.limits = limits.sanitized
         self.fs = fileSystem
@@ -126,7 +135,17 @@ public final class Journal {
         for action in actions {
             guard let record = JournalRecord.from(action, at: stamp.monotonic) else { continue }
             switch record {
-            case .trackFix(let fix): track(fix, pace: pace, at: stamp)
+            case .trackFix(let fix):
+                // A new farthest is always kept: the farthest is restored from the track.
+                if let d = fix.distance, memory.anchor != nil, d > farthest ?? Meters(-1) {
+                    farthest = d
+                    track(fix, pace: .attention, batchAs: pace, at: stamp)
+                } else {
+                    track(fix, pace: pace, at: stamp)
+                }
+            case .mark, .release:
+                farthest = nil
+                durable.append(record)
             default:
                 if record.type.isDurableAtOnce { durable.append(record) } else { batch(record, pace: pace, at: stamp) }
             }

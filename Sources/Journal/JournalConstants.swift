@@ -7,7 +7,9 @@ public enum JournalConstants {
     /// are skipped and unknown trailing fields ignored.
     /// 2: a clean stop writes a shutdown record and a boot record says how the run before it
     /// ended (a journal of version 1 says neither, so its restarts are "not known").
-    public static let formatVersion: UInt16 = 2
+    /// 3: a segment carries the farthest distance from the mark after its snapshot (type 17),
+    /// and a fix that sets a new farthest is never thinned out of the track.
+    public static let formatVersion: UInt16 = 3
 
     /// crc u32, length u16, type u8, check u8.
     public static let headerSize = 8
@@ -63,6 +65,9 @@ public enum RecordType: UInt8, CaseIterable, Sendable {
     /// A clean stop (SIGTERM): the last record of a run that shut down. Its absence before the
     /// next boot is how a power cut or crash shows.
     case shutdown = 16
+    /// The farthest distance from the mark so far, after the snapshot of a segment that starts
+    /// with an anchor marked and a distance known: the track before it may be deleted.
+    case farthest = 17
 
     /// Types 1...11 change what a restart restores, or mark the journal's own structure: they are
     /// synced before anything is confirmed. The rest ride the batch.

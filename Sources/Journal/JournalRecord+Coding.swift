@@ -69,6 +69,8 @@ extension JournalRecord {
             w.i32(Self.e7(fix.position.longitude))
             w.f32(fix.accuracy.map { Float($0.value) } ?? .nan)
             w.f32(fix.distance.map { Float($0.value) } ?? .nan)
+        case .farthest(let m):
+            w.f64(m.value)
         }
         return w.bytes
     }
@@ -159,6 +161,9 @@ extension JournalRecord {
             }
             return .trackFix(TrackFix(position: position, accuracy: acc.isNaN ? nil : Meters(Double(acc)),
                                       distance: dist.isNaN ? nil : Meters(Double(dist))))
+        case .farthest:
+            guard let m = r.f64(), m.isFinite, m >= 0 else { return nil }
+            return .farthest(Meters(m))
         }
     }
 

@@ -24,6 +24,8 @@ public enum JournalRecord: Hashable, Sendable {
     case trackFix(TrackFix)
     /// A clean stop: written and synced last, when the box shuts down.
     case shutdown
+    /// The farthest the boat was from the mark when a segment started (after its snapshot).
+    case farthest(Meters)
 
     public var type: RecordType {
         switch self {
@@ -43,6 +45,7 @@ public enum JournalRecord: Hashable, Sendable {
         case .faultCleared: .faultCleared
         case .trackFix: .trackFix
         case .shutdown: .shutdown
+        case .farthest: .farthest
         }
     }
 }

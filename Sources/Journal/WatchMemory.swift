@@ -57,7 +57,7 @@ public struct WatchMemory: Hashable, Sendable {
             snoozed = true
         case .alarmStop(let e):
             if ringingEpisode == e { ringingEpisode = nil }
-        case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix, .shutdown:
+        case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix, .shutdown, .farthest:
             break
         }
         // The shapes the watch can be in (a damaged journal may say otherwise): no alarm without
@@ -77,5 +77,12 @@ extension Watch {
     public mutating func restore(_ memory: WatchMemory, at now: Instant) -> [Action] {
         restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
                 ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, at: now)
+    }
+
+    /// Restores the watch from all the journal recovered: its memory and the farthest distance.
+    public mutating func restore(_ recovery: Journal.Recovery, at now: Instant) -> [Action] {
+        let m = recovery.memory
+        return restore(anchor: m.anchor, radius: m.radius, armed: m.armed, ringingEpisode: m.ringingEpisode,
+                       lastEpisode: m.lastEpisode, farthest: recovery.farthest, at: now)
     }
 }

@@ -34,6 +34,13 @@ public struct SwingEstimator: Sendable {
         public var movingSpan: Duration = .seconds(15 * 60)
         /// Never settled sooner than this after learning began: a minute of yaw is no swing.
         public var minLearning: Duration = .seconds(10 * 60)
+        /// Settled this long without a break before the estimate is `steady`: what the skipper is
+        /// shown about the centre (where the anchor may lie, that it agrees or moves) waits for it,
+        /// so one lucky fit on a departure's first metres is never said.
+        public var showAfter: Duration = .seconds(2 * 60)
+        /// A settled estimate is kept through unsettled fits this long: one noisy fit neither
+        /// takes back what is shown nor restarts the wait for `stable`.
+        public var holdThrough: Duration = .seconds(30)
         public init() {}
     }
 
@@ -54,8 +61,12 @@ public struct SwingEstimator: Sendable {
     /// over `fitEvery`).
     private var history: [(at: Instant, east: Double, north: Double)] = []
     private var historyHead = 0
-    /// Since when the estimate has been settled without a break.
+    /// Since when the estimate has been settled without a break (`holdThrough` bridges one).
     private var settledSince: Instant?
+    /// The first unsettled fit since the estimate was last settled.
+    private var unsettledSince: Instant?
+    /// The widest arc any fit has covered since learning began (`SwingEstimate.arcSeen`).
+    public private(set) var arcSeen = 0.0
     /// Learning since (the first reading after the last reset).
     public private(set) var since: Instant?
     public private(set) var readings = 0
@@ -72,6 +83,8 @@ public struct SwingEstimator: Sendable {
         history.removeAll(keepingCapacity: true)
         historyHead = 0
         settledSince = nil
+        unsettledSince = nil
+        arcSeen = 0
         since = nil
         readings = 0
     }
@@ -135,7 +148,9 @@ public struct SwingEstimator: Sendable {
         // and copy to copy): the same readings give the same estimate to the last bit.
         let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
         guard let origin, var circle = Self.fitCircle(ordered, cap: settings.cellCap) else {
+            if holding(at: now) { return }
             estimate = nil
+            unsettledSince = nil
             return
         }
         let (arc, bins) = Self.arc(ordered, a: circle.a, b: circle.b)
@@ -153,6 +168,8 @@ public struct SwingEstimator: Sendable {
         }
         let plausible = circle.r >= settings.minSwingRadius && circle.r <= settings.maxSwingRadius
             && circle.sigma <= 0.35 * circle.r
+        // Degrees seen never go down: a fit about another centre covers less of the same track.
+        if plausible { arcSeen = max(arcSeen, arc) }
         let learnt = now - (since ?? now) >= settings.minLearning && circle.weight >= 10
         let settled = plausible && learnt && arc >= settings.minArc
             && circle.u95 <= max(settings.settleUncertainty, settings.settleFraction * circle.r)
@@ -163,8 +180,10 @@ public struct SwingEstimator: Sendable {
             history.removeFirst(historyHead)
             historyHead = 0
         }
+        if !settled, holding(at: now) { return }
         var moving = false
         if settled {
+            unsettledSince = nil
             for h in history[historyHead...] {
                 let de = h.east - circle.a, dn = h.north - circle.b
                 if (de * de + dn * dn).squareRoot() > max(2 * circle.u95, 8) { moving = true; break }
@@ -175,10 +194,12 @@ public struct SwingEstimator: Sendable {
             history.removeAll(keepingCapacity: true)
             historyHead = 0
             settledSince = nil
+            unsettledSince = nil
         }
         // Stable: settled, and its centre has stayed put for a whole `movingSpan`. An early fit
         // on a short arc can settle by chance and wander off again; a drag never stays put.
         let stable = settled && !moving && settledSince.map { now - $0 >= settings.movingSpan } ?? false
+        let steady = settled && settledSince.map { now - $0 >= settings.showAfter } ?? false
         let d = (circle.a * circle.a + circle.b * circle.b).squareRoot()
         let centre = d > 0
             ? Geodesy.destination(from: origin, bearing: Geodesy.bearing(east: circle.a, north: circle.b), distance: Meters(d))
@@ -186,7 +207,17 @@ public struct SwingEstimator: Sendable {
         estimate = SwingEstimate(
             centre: centre, uncertainty: Meters(circle.u95), swingRadius: Meters(circle.r),
             farthest: Meters(farthest), spread: Meters(circle.sigma), arc: arc,
-            settled: settled, moving: moving, stable: stable, since: since ?? now, at: now)
+            settled: settled, moving: moving, stable: stable, since: since ?? now, at: now,
+            arcSeen: arcSeen, steady: steady)
+    }
+
+    /// An unsettled fit while the estimate stands settled: within `holdThrough` of the first
+    /// such fit the settled estimate stays as it is (true: nothing more to do); past it, the
+    /// estimate is unsettled for real.
+    private mutating func holding(at now: Instant) -> Bool {
+        guard let e = estimate, e.settled else { return false }
+        if unsettledSince == nil { unsettledSince = now }
+        return now - unsettledSince! < settings.holdThrough
     }
 
     struct Circle {
@@ -290,7 +321,8 @@ public struct SwingEstimate: Hashable, Sendable {
     /// The RMS of the antenna's distance about the fitted circle: yaw, the rode's stretch and
     /// the receiver's wander together.
     public var spread: Meters
-    /// Degrees of arc the swing has covered.
+    /// Degrees of arc this fit's circle covers (about its own centre: it goes down when the
+    /// centre moves; what is shown is `arcSeen`).
     public var arc: Double
     /// The arc is wide enough and the centre known well enough to be believed.
     public var settled: Bool
@@ -300,6 +332,12 @@ public struct SwingEstimate: Hashable, Sendable {
     public var stable: Bool
     public var since: Instant
     public var at: Instant
+    /// The widest arc any plausible fit (a circle between `minSwingRadius` and `maxSwingRadius`,
+    /// its spread at most 0.35 of its radius) covered since learning began: never goes down
+    /// until the estimator starts again (a new anchorage). 0: no swing seen yet.
+    public var arcSeen: Double = 0
+    /// Settled for `showAfter` without a break: only then are words about the centre shown.
+    public var steady: Bool = false
 
     /// An alert radius about the centre that holds the swing seen: its farthest point, plus
     /// the centre's own uncertainty, plus the receiver's wander, in whole meters. The wander is

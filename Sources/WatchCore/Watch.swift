@@ -211,6 +211,18 @@ public struct Watch: Sendable {
         return out
     }
 
+    /// `restore(anchor:radius:armed:ringingEpisode:lastEpisode:at:)`, and the farthest the boat
+    /// was from that anchor before the restart (the journal keeps it), so "farthest tonight"
+    /// survives a restart. Ignored without an anchor.
+    public mutating func restore(
+        anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int,
+        farthest: Meters?, at now: Instant
+    ) -> [Action] {
+        self.farthest = anchor == nil ? nil : farthest
+        return restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
+                       lastEpisode: lastEpisode, at: now)
+    }
+
     /// Rebuilds the watch from the journal after a restart. A ringing (or snoozed) alarm rings
     /// again at once: the monotonic clock restarted, so a snooze's end can't be trusted.
     public mutating func restore(

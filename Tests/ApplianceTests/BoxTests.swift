@@ -1,5 +1,7 @@
 @testable import Appliance
 import Drivers
+import Journal
+import JournalTestSupport
 import Signals
 import WatchCore
 import XCTest
@@ -83,6 +85,26 @@ final class BoxTests: XCTestCase {
             now = now + .seconds(1)
             box.serve([], now: now)
         }
+    }
+
+    /// The box's start restores the farthest distance the journal kept (`StartUp.restore`).
+    func testTheStartRestoresTheFarthestFromTheJournal() throws {
+        let fs = SimulatedFileSystem()
+        let mark = Coordinate(latitude: 54, longitude: 13)
+        func at(_ t: Double) -> Stamp { Stamp(monotonic: Instant(seconds: t), wall: WallTime(seconds: 1_700_000_000 + t)) }
+        let (journal, _) = Journal.open(directory: "/journal", fileSystem: fs, at: at(0))
+        _ = journal.commit([.mark(anchor: mark, how: .here)], at: at(1))
+        let out = Geodesy.destination(from: mark, bearing: 90, distance: 23.5)
+        _ = journal.record([.track(GPSReading(mode: .threeD, position: out, accuracy: 3, received: Instant(seconds: 2)), distance: 23.5)],
+                           pace: .calm, at: at(2))
+        _ = journal.flush(at: at(3))
+        journal.close()
+        let (_, recovery) = Journal.open(directory: "/journal", fileSystem: fs, at: at(10))
+        let rig = Rig()
+        XCTAssertNil(rig.box.watch.farthest)
+        StartUp.restore(rig.box, from: recovery, now: rig.now)
+        XCTAssertEqual(rig.box.watch.anchor, mark)
+        XCTAssertEqual(try XCTUnwrap(rig.box.watch.farthest).value, 23.5, accuracy: 0.001)
     }
 
     func testADecisionIsConfirmedOnlyAfterItsRecordIsDurable() {

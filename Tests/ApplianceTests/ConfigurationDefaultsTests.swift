@@ -1,5 +1,7 @@
 @testable import Appliance
 import Drivers
+import Journal
+import Signals
 import WatchCore
 import XCTest
 
@@ -10,10 +12,10 @@ final class ConfigurationDefaultsTests: XCTestCase {
     func testTheGPSKeysDefaultToTheDriversDefaults() {
         let config = Configuration()
         let driver = GPSDSettings()
-        XCTAssertEqual(config.gpsdHost, driver.host)
-        XCTAssertEqual(config.gpsdPort, Int(driver.port))
-        XCTAssertEqual(config.clockTolerance, driver.clockTolerance.seconds)
-        XCTAssertEqual(config.reportsStoppedAfter, driver.reportsStoppedAfter.seconds)
+        XCTAssertEqual(config.gps.gpsd.host, driver.host)
+        XCTAssertEqual(Int(config.gps.gpsd.port), Int(driver.port))
+        XCTAssertEqual(config.gps.gpsd.clockTolerance.seconds, driver.clockTolerance.seconds)
+        XCTAssertEqual(config.gps.gpsd.reportsStoppedAfter.seconds, driver.reportsStoppedAfter.seconds)
     }
 
     /// The file's watch.radius takes what the watch takes from a skipper, no more, no less.
@@ -21,5 +23,26 @@ final class ConfigurationDefaultsTests: XCTestCase {
         let key = try XCTUnwrap(ConfigurationKey.all.first { $0.fullName == "watch.radius" })
         guard case .number(let range, _) = key.kind else { return XCTFail("watch.radius is a number") }
         XCTAssertEqual(range, WatchSettings().radiusRange)
+    }
+
+    /// Each section's defaults are its driver's own: a default Configuration hands every driver
+    /// exactly the settings the driver would take by itself, so no default is written twice.
+    func testEachSectionDefaultsToItsDriversSettings() {
+        let config = Configuration()
+        XCTAssertEqual(config.gps.gpsd, GPSDSettings())
+        XCTAssertEqual(config.journal.limits.sanitized, JournalLimits())
+        XCTAssertEqual(config.journal.directory, JournalConstants.defaultDirectory)
+        // The lines are text in the file: the default text names the driver's default lines.
+        let gpio = config.gpio.settings()
+        XCTAssertEqual(gpio.problems, [])
+        XCTAssertEqual(gpio.settings, GPIOSettings())
+        // The renderer's, with the watch's snooze and a box that can sound.
+        XCTAssertEqual(config.ringSettings, RingSettings())
+        let wiring = config.ring.wiring, driver = SPIRingSettings()
+        XCTAssertEqual(wiring.device, driver.device)
+        XCTAssertEqual(wiring.type, driver.type)
+        XCTAssertEqual(wiring.order ?? wiring.type.defaultOrder, driver.order ?? driver.type.defaultOrder)
+        XCTAssertEqual(wiring.clockHz, driver.clockHz)
+        XCTAssertEqual(config.siren.settings, SirenSettings())
     }
 }

@@ -10,14 +10,14 @@ final class ConfigurationEdgeTests: XCTestCase {
     func testCRLFLineEndsAreReadAsLines() {
         let l = Configuration.parse(sample.joined(separator: "\r\n") + "\r\n")
         XCTAssertEqual(l.problems, [])
-        XCTAssertEqual(l.configuration.gpsdPort, 2948)
-        XCTAssertEqual(l.configuration.journalDirectory, "/data/anchor")
+        XCTAssertEqual(l.configuration.gps.gpsd.port, 2948)
+        XCTAssertEqual(l.configuration.journal.directory, "/data/anchor")
     }
 
     func testAByteOrderMarkIsNotPartOfLineOne() {
         let l = Configuration.parse("\u{FEFF}" + sample.joined(separator: "\n"))
         XCTAssertEqual(l.problems, [])
-        XCTAssertEqual(l.configuration.gpsdPort, 2948)
+        XCTAssertEqual(l.configuration.gps.gpsd.port, 2948)
     }
 
     func testABOMAndCRLFTogetherAsAWindowsEditorSavesThem() throws {
@@ -27,7 +27,7 @@ final class ConfigurationEdgeTests: XCTestCase {
         defer { unlink(path) }
         let l = Configuration.load(path: path)
         XCTAssertEqual(l.problems, [])
-        XCTAssertEqual(l.configuration.journalDirectory, "/data/anchor")
+        XCTAssertEqual(l.configuration.journal.directory, "/data/anchor")
     }
 
     func testKeysAfterAnUnclosedSectionHeaderAreReportedAsIgnored() {
@@ -38,7 +38,7 @@ final class ConfigurationEdgeTests: XCTestCase {
             "Configuration: line 3: window is ignored: the section header on line 1 has no closing ]",
         ])
         XCTAssertEqual(l.configuration.watchSettings.radius, Configuration().watchSettings.radius)
-        XCTAssertEqual(l.configuration.gpsdPort, 2948, "the next good header ends the skipping")
+        XCTAssertEqual(l.configuration.gps.gpsd.port, 2948, "the next good header ends the skipping")
     }
 
     func testGarbageIsEscapedNeverEchoedRaw() {

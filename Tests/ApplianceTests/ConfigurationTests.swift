@@ -24,9 +24,9 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(l.problems, [])
         XCTAssertEqual(l.configuration.watchSettings.radius, 45)
         XCTAssertEqual(l.configuration.watchSettings.window, .seconds(30))
-        XCTAssertEqual(l.configuration.gpsdHost, "plotter.local")
-        XCTAssertEqual(l.configuration.gpsdPort, 2948)
-        XCTAssertFalse(l.configuration.ringEnabled)
+        XCTAssertEqual(l.configuration.gps.gpsd.host, "plotter.local")
+        XCTAssertEqual(l.configuration.gps.gpsd.port, 2948)
+        XCTAssertFalse(l.configuration.ring.enabled)
     }
 
     func testEveryProblemNamesItsLineAndKeyAndKeepsTheDefault() {
@@ -51,7 +51,7 @@ final class ConfigurationTests: XCTestCase {
             "Configuration: line 9: expected key = value, not this is not a key",
         ])
         XCTAssertEqual(l.configuration.watchSettings.radius, 30)
-        XCTAssertEqual(l.configuration.ringPixels, 12)
+        XCTAssertEqual(l.configuration.ring.look.pixelCount, 12)
         for p in l.problems { XCTAssertFalse(p.contains("\u{2014}")) }
     }
 

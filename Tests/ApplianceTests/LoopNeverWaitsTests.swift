@@ -95,8 +95,8 @@ final class LoopNeverWaitsTests: XCTestCase {
         defer { runProgram(["/bin/rm", "-rf", shm]) }
         var config = Configuration()
         config.watchSettings.radius = 30
-        config.journalDirectory = directory
-        config.runtimeDirectory = shm
+        config.journal.directory = directory
+        config.runtime.directory = shm
         let start = MonotonicClock.now()
         var wiring = Wiring(config: config, now: start)
         // The Systems Check reads an empty /sys and /run: this machine's power and clock are

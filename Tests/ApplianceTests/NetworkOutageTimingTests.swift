@@ -53,7 +53,7 @@ final class NetworkOutageTimingTests: XCTestCase {
         config.mqtt.port = brokerPort
         config.mqtt.keepalive = 5  // libmosquitto's least
         config.mqtt.box = "outage"
-        config.statusInterval = 0.25
+        config.runtime.statusInterval = 0.25
         var blackHoled: MQTTOutput!
         let ringing = try Self.ringingBox(config) { wiring, parts in
             var m = config.mqtt
@@ -138,8 +138,8 @@ final class NetworkOutageTimingTests: XCTestCase {
         let shm = try XCTUnwrap(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
         var config = base
         config.watchSettings.radius = 30
-        config.journalDirectory = "/journal"
-        config.runtimeDirectory = shm
+        config.journal.directory = "/journal"
+        config.runtime.directory = shm
         Console.loop = (ConsoleSink(.standardOutput), ConsoleSink(.standardError))
         let start = MonotonicClock.now()
         var wiring = Wiring(config: config, now: start)

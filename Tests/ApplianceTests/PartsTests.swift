@@ -78,8 +78,8 @@ final class PartsTests: XCTestCase {
         let dir = temporaryDirectory("parts")
         defer { removeTree(dir) }
         var config = Configuration()
-        config.journalDirectory = "/journal"
-        config.runtimeDirectory = dir
+        config.journal.directory = "/journal"
+        config.runtime.directory = dir
         var wiring = Wiring(config: config, now: Instant(seconds: 1))
         wiring.probe = SystemsProbe(journalDirectory: dir, sysfs: dir, runRoot: dir)
         let journal = wiring.journal(fileSystem: FlakyFileSystem()).log

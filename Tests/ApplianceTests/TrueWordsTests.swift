@@ -19,7 +19,7 @@ final class TrueWordsTests: XCTestCase {
         let conf = dir + "/box.conf"
         try config.write(toFile: conf, atomically: true, encoding: .utf8)
         let log = dir + "/box.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log, contents: nil), "the box's log file made")
         let box = Process()
         box.executableURL = URL(fileURLWithPath: applianceBinary)
         box.arguments = ["run", "--config", conf, "--journal-dir", dir + "/journal", "--runtime-dir", dir + "/run",

@@ -52,9 +52,9 @@ final class WakeupBudgetTests: XCTestCase {
         let start = Instant(seconds: 10_000)
         var config = Configuration()
         config.watchSettings.radius = 40
-        config.journalDirectory = "/journal"
-        config.runtimeDirectory = dir
-        config.statusInterval = 30
+        config.journal.directory = "/journal"
+        config.runtime.directory = dir
+        config.runtime.statusInterval = 30
         var wiring = Wiring(config: config, now: start)
         // This machine's power and clock are not the box's: read from an empty /sys and /run,
         // they are unknown (no fault), and the checks still run.

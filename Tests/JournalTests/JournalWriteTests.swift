@@ -30,7 +30,7 @@ final class JournalWriteTests: XCTestCase {
         XCTAssertEqual(fs.directorySyncs, 1)
         fs.simulateCrash()
         let bytes = try XCTUnwrap(fs.contents(segmentPath(1)), "created and directory-synced: survives a crash")
-        XCTAssertEqual(scanRecords(bytes).records, [.segment(version: 2, sequence: 1), .snapshot(.fresh()), .boot(after: .firstStart)])
+        XCTAssertEqual(scanRecords(bytes).records, [.segment(version: JournalConstants.formatVersion, sequence: 1), .snapshot(.fresh()), .boot(after: .firstStart)])
     }
 
     func testTrackIsDecimatedWhileCalmAndKeptWhileAtStake() {

@@ -64,4 +64,5 @@ let sampleRecords: [JournalRecord] = [
     .faultCleared(.gpsd),
     .trackFix(TrackFix(position: Coordinate(latitude: 50.1500123, longitude: -5.0700456), accuracy: 3.5, distance: 12.25)),
     .trackFix(TrackFix(position: Coordinate(latitude: 50.15, longitude: -5.07), accuracy: nil, distance: nil)),
+    .farthest(41.125),
 ]

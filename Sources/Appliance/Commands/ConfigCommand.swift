@@ -68,7 +68,7 @@ enum ConfigCommand: Command {
     /// The warning for a configuration with nothing fitted that can sound the alarm (the
     /// status's "Won't ring" words), or nil when the buzzer or the siren is fitted.
     static func cantSound(_ c: Configuration) -> String? {
-        guard !c.buzzerEnabled && !c.sirenEnabled else { return nil }
+        guard !c.canSound else { return nil }
         return "Won't ring: nothing can sound the alarm: no buzzer is fitted and no siren is fitted"
     }
 

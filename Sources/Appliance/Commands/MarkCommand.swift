@@ -50,7 +50,7 @@ enum MarkCommand: Command {
             }
             if let h = heading {
                 guard (0..<360).contains(h) else { throw Arguments.UsageError(description: "--heading needs 0 to 359 degrees") }
-                let offset = min(options.configuration.bowOffset, options.configuration.boatLength)
+                let offset = min(options.configuration.boat.bowOffset, options.configuration.boat.length)
                 Console.out("Bow offset: the anchor \(FixedPoint.fixed(offset, 1)) m ahead of the antenna on \(StatusCommand.degrees(h))")
                 return .mark(.offset(bearing: h, distance: Meters(offset)))
             }

@@ -50,7 +50,7 @@ enum RadiusCommand: Command {
                 return .setRadius(Meters(m))
             case (nil, let r?, let d?):
                 let c = options.configuration
-                guard let result = fromRode(r, depth: d, bowOffset: c.bowOffset, boatLength: c.boatLength) else {
+                guard let result = fromRode(r, depth: d, bowOffset: c.boat.bowOffset, boatLength: c.boat.length) else {
                     throw Arguments.UsageError(description: "the rode must be longer than the depth")
                 }
                 Console.out("Alert radius from rode and depth: \(FixedPoint.fixed(result.reach, 1)) m along the bottom"

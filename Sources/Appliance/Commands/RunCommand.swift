@@ -66,8 +66,8 @@ enum RunCommand: Command {
         Console.loop = (ConsoleSink(.standardOutput), ConsoleSink(.standardError))
         let configure = { Configuration.load(path: configPath ?? Configuration.defaultPath, explicit: configPath != nil) }
         var loaded = configure()
-        if let journalDir { loaded.configuration.journalDirectory = journalDir }
-        if let runtimeDir { loaded.configuration.runtimeDirectory = runtimeDir }
+        if let journalDir { loaded.configuration.journal.directory = journalDir }
+        if let runtimeDir { loaded.configuration.runtime.directory = runtimeDir }
         let config = loaded.configuration
         // Nothing that can sound the alarm is the worst state an armed box can be in: said first.
         let cantSound = ConfigCommand.cantSound(config)
@@ -94,10 +94,10 @@ enum RunCommand: Command {
         StartUp.restore(box, from: journal.recovery, now: now)
         // A journal that a power cut would lose is said once in the service log, at error
         // priority: the Systems Check keeps showing it (Docs/commands.md, check).
-        let card = SystemsProbe(journalDirectory: config.journalDirectory).journalCard()
+        let card = SystemsProbe(journalDirectory: config.journal.directory).journalCard()
         if card.status == .attention { Console.error("Journal: \(SystemsMonitor.consequence(card))") }
         let runtime = BoxRuntime(box: box, reload: configure, simulatedSwitch: simulatedSwitch != nil)
-        Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gpsdHost):\(config.gpsdPort)"))")
+        Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gps.gpsd.host):\(config.gps.gpsd.port)"))")
         StartUp.start(box, faults: devices.faults, recovery: journal.recovery, now: now)
         if let on = simulatedSwitch {
             // The switch's position at start is a decision, as with the real one.

@@ -150,9 +150,11 @@ enum StatusCommand: Command {
         var out: [String] = []
         if let offer = s.glance.offer {
             out.append("\(offer.says). To move the mark there: anchor-alert mark --from-swing")
-        } else if swing.settled && swing.moving {
+        } else if swing.steady && swing.moving {
             out.append("Swing: its centre is moving, the anchor may be dragging. The mark stays where it is")
-        } else if swing.settled {
+        } else if swing.steady {
+            // Only once the estimate has stayed settled a while (`SwingEstimate.steady`): one
+            // lucky fit never says where the anchor may lie.
             let d = Geodesy.distance(anchor, swing.centre)
             if d.value <= max(10, 2 * swing.uncertainty.value) {
                 out.append("Swing: its centre agrees with the mark, give or take \(swing.uncertainty)")
@@ -160,11 +162,12 @@ enum StatusCommand: Command {
                 let way = Compass.point(Geodesy.bearing(from: anchor, to: swing.centre))
                 out.append("Swing: the anchor may lie \(d) \(way) of the mark, waiting for the swing to confirm it")
             }
-        } else if swing.swingRadius.value >= SwingEstimator.Settings().minSwingRadius {
+        } else if swing.arc > 0 {
             out.append("Swing: learning where the anchor is, \(Int(swing.arc)) degrees of arc seen so far")
         } else {
-            // A circle tighter than any rode gives (a mooring, a dock, the receiver's own
-            // wander): its arc is no swing, and no number of degrees is said.
+            // No plausible circle yet (tighter than any rode gives: a mooring, a dock, the
+            // receiver's own wander): its arc is no swing, and no number of degrees is said.
+            // Once a swing was seen its degrees stay (`SwingEstimate.arcSeen`).
             out.append("Swing: learning where the anchor is, no swing seen yet")
         }
         if let r = s.glance.suggestedRadius, abs(r.value - s.radius.value) >= 2 {

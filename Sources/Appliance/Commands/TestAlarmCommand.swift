@@ -58,9 +58,9 @@ enum TestAlarmCommand: Command {
         // The ring.
         let ringSettings = config.ringSettings
         var ring: SPIRing?
-        if config.ringEnabled {
+        if config.ring.enabled {
             do {
-                ring = try SPIRing(path: config.ringDevice, encoder: config.spiRingSettings.encoder)
+                ring = try SPIRing(path: config.ring.device, encoder: config.ring.wiring.encoder)
             } catch {
                 report("\(error)", failure: true)
             }
@@ -71,7 +71,7 @@ enum TestAlarmCommand: Command {
         // The buzzer.
         var buzzer: GPIOBuzzer?
         var buzzerFault: Fault?
-        if config.buzzerEnabled {
+        if config.gpio.buzzerEnabled {
             let wired = Wiring(config: config, now: MonotonicClock.now()).gpio(realSwitch: false)
             if let b = wired.buzzer {
                 for case .faultRaised(let f) in b.start(now: MonotonicClock.now()) { buzzerFault = f }
@@ -82,8 +82,8 @@ enum TestAlarmCommand: Command {
         // The siren: opened first (that takes a moment), so the parts start together.
         var siren: ALSASiren?
         var sirenFault: Fault?
-        if config.sirenEnabled {
-            siren = ALSASiren(settings: config.sirenSettings, now: MonotonicClock.now())
+        if config.siren.enabled {
+            siren = ALSASiren(settings: config.siren.settings, now: MonotonicClock.now())
         }
         let start = MonotonicClock.now()
         // The buzzer first: starting the siren takes a moment, the first buzz should not.
@@ -141,67 +141,32 @@ enum TestAlarmCommand: Command {
             if let ringFailure {
                 report(ringFailure, failure: true)
             } else {
-                report("LED ring: lit \(ringSettings.pixelCount) pixels on \(config.ringDevice)")
+                report("LED ring: lit \(ringSettings.pixelCount) pixels on \(config.ring.device)")
             }
         }
         if let buzzerFault {
             report(buzzerFault.message, failure: true)
         } else if buzzer != nil {
-            report("Buzzer: sounded on \(config.buzzerLine)")
+            report("Buzzer: sounded on \(config.gpio.buzzer)")
         }
         if let siren {
             if let sirenFault {
                 report(sirenFault.message, failure: true)
             } else if siren.framesWritten > 0 {
-                report("Siren: sounded on \"\(config.sirenDevice)\"")
+                report("Siren: sounded on \"\(config.siren.settings.device)\"")
             } else {
-                report("Siren: \"\(config.sirenDevice)\" took no sound, the buzzer still rings", failure: true)
+                report("Siren: \"\(config.siren.settings.device)\" took no sound, the buzzer still rings", failure: true)
             }
         }
         // Nothing sounded: the box could not ring tonight, and that is the first thing to say.
         let buzzerSounded = buzzer != nil && buzzerFault == nil
         let sirenSounded = siren != nil && sirenFault == nil && (siren?.framesWritten ?? 0) > 0
         if !buzzerSounded && !sirenSounded {
-            let buzzerWhy = config.buzzerEnabled ? "the buzzer did not sound" : "no buzzer is fitted"
-            let sirenWhy = config.sirenEnabled ? "the siren did not sound" : "no siren is fitted"
+            let buzzerWhy = config.gpio.buzzerEnabled ? "the buzzer did not sound" : "no buzzer is fitted"
+            let sirenWhy = config.siren.enabled ? "the siren did not sound" : "no siren is fitted"
             report("Alarm: nothing can sound, the box can't ring: \(buzzerWhy) and \(sirenWhy)", failure: true)
         }
         return failed ? ExitCode.failure : ExitCode.ok
     }
 
-}
-
-extension Configuration {
-    /// The renderer's settings from the configuration's ring keys.
-    var ringSettings: RingSettings {
-        var s = RingSettings()
-        s.pixelCount = ringPixels
-        s.topPixel = ringTopPixel
-        s.clockwise = ringClockwise
-        s.workingBrightness = workingBrightness
-        s.nightBrightness = nightBrightness
-        s.calmAfter = .seconds(calmAfter)
-        s.snoozeLength = watchSettings.snooze
-        s.canSound = ConfigCommand.cantSound(self) == nil
-        return s
-    }
-
-    /// The siren's settings from the configuration's siren keys: `run` and `test-alarm` sound
-    /// the same device at the same volume.
-    var sirenSettings: SirenSettings {
-        var s = SirenSettings()
-        s.device = sirenDevice
-        s.volume = sirenVolume
-        return s
-    }
-
-    /// The ring's wiring from the configuration's ring keys.
-    var spiRingSettings: SPIRingSettings {
-        var s = SPIRingSettings()
-        s.device = ringDevice
-        s.type = PixelType(parsing: ringType) ?? .ws2812
-        s.order = ColourOrder(parsing: ringOrder)
-        if ringSPIHz > 0 { s.clockHz = ringSPIHz }
-        return s
-    }
 }

@@ -131,16 +131,14 @@ extension Configuration {
             problems = Array(problems.prefix(problemsShown))
             problems.append("Configuration: \(more) more problems not shown; run anchor-alert config --check after mending these")
         }
-        if config.veryLongPress <= config.longPress {
+        if config.gpio.veryLongPress <= config.gpio.longPress {
             problems.append("Configuration: gpio.very_long_press must be longer than gpio.long_press; using the defaults")
-            config.longPress = Configuration().longPress
-            config.veryLongPress = Configuration().veryLongPress
+            config.gpio.longPress = GPIOSection().longPress
+            config.gpio.veryLongPress = GPIOSection().veryLongPress
         }
         // The lines as the box will read them: a value that names no line is the file's problem
         // like any other, said with the rest and shown, never sounded (the line keeps its default).
-        problems += GPIOSettings.from(chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine,
-                                      button: config.buttonLine, debounce: config.debounce, longPress: config.longPress,
-                                      veryLongPress: config.veryLongPress).problems
+        problems += config.gpio.settings().problems
         // The watch's keys are checked together too: a combination that would switch the
         // evidence rule off keeps every evidence key at its default, and says why.
         let watchProblems = config.watchSettings.problems

@@ -67,7 +67,7 @@ final class DemoScreen: Part, BoxObserver {
         w.append("GPS \(accuracy) · \(age)")
         if let offer = s.swingOffer {
             w.append(offer.says)
-        } else if let e = s.swing, e.settled, let anchor = s.anchor {
+        } else if let e = s.swing, e.steady, let anchor = s.anchor {
             w.append("Swing: its centre is \(Geodesy.distance(anchor, e.centre)) from the mark")
         }
         for f in s.faults { w.append("Fault: \(f.message)") }

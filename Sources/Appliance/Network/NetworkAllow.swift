@@ -6,7 +6,7 @@ enum NetworkAllow {
     /// Each entry with the key that asked for it.
     static func entries(_ c: Configuration) -> [(address: String, because: String)] {
         var out: [(String, String)] = []
-        if c.gpsSource == "gpsd", !isLoopback(c.gpsdHost) { out.append((c.gpsdHost, "gps.host")) }
+        if c.gps.source == "gpsd", !isLoopback(c.gps.gpsd.host) { out.append((c.gps.gpsd.host, "gps.host")) }
         if c.mqtt.enabled, !isLoopback(c.mqtt.broker) { out.append((c.mqtt.broker, "mqtt.broker")) }
         if c.nmea.enabled {
             for a in c.nmea.allow.split(separator: " ").map(String.init) where !a.isEmpty {

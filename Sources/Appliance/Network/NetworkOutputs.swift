@@ -29,7 +29,7 @@ enum NetworkOutputs {
             Console.error("MQTT: \(problem); not connecting")
             return CheckRow(SystemsCheck.Row(.mqtt, .attention, "No: \(problem); not connecting"))
         }
-        let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.statusInterval), now: now,
+        let mqtt = MQTTOutput(settings: config.mqtt, boxName: name, interval: .seconds(config.runtime.statusInterval), now: now,
                               snapshot: snapshot)
         mqtt.radiusRange = config.watchSettings.radiusRange
         if mqtt.client == nil, let problem = mqtt.problem {

@@ -66,9 +66,10 @@ final class Box {
     /// Brings back what the journal remembered. A latched alarm sounds before anything else.
     /// The listeners are not told: nothing was decided, and the start says it in its own words
     /// (`StartUp.restore`).
-    func restore(anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int, now: Instant) {
+    func restore(anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int,
+                 farthest: Meters? = nil, now: Instant) {
         let actions = watch.restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
-                                    lastEpisode: lastEpisode, at: now)
+                                    lastEpisode: lastEpisode, farthest: farthest, at: now)
         carryOut(actions, now: now, reply: nil, journal: false, heard: false)
     }
 

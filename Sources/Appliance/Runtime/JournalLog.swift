@@ -60,17 +60,3 @@ extension JournalLog: Pollable {
     func pollRequests() -> [PollRequest] { completionFD.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? [] }
     func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
 }
-
-extension Configuration {
-    var journalLimits: JournalLimits {
-        var l = JournalLimits()
-        l.segmentBytes = journalSegmentBytes
-        l.totalBytes = journalMaxBytes
-        l.minFreeBytes = Int64(journalMinFreeBytes)
-        l.calmTrackInterval = .seconds(journalCalmTrackInterval)
-        l.calmFlushAge = .seconds(journalCalmFlushAfter)
-        l.attentionFlushAge = .seconds(journalAttentionFlushAfter)
-        l.retryInterval = .seconds(journalRetryAfter)
-        return l.sanitized
-    }
-}

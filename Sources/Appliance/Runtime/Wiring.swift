@@ -30,13 +30,10 @@ struct Wiring {
                 }
             }
         }
-        if config.gpsSource == "simulated" {
+        if config.gps.source == "simulated" {
             return .success(SimulatedGPS(.script(.hold), start: now, speed: speed))
         }
-        var settings = GPSDSettings(host: config.gpsdHost, port: UInt16(clamping: config.gpsdPort))
-        settings.reportsStoppedAfter = .seconds(config.reportsStoppedAfter)
-        settings.clockTolerance = .seconds(config.clockTolerance)
-        return .success(GPSDClient(settings: settings, now: now))
+        return .success(GPSDClient(settings: config.gps.gpsd, now: now))
     }
 
     /// The buzzer, the arm switch and the button, each only if fitted. A line that can't be had
@@ -44,27 +41,22 @@ struct Wiring {
     /// A value no line can be is the configuration's problem (`Configuration.parse` says it, with
     /// the file's others): that line keeps its default here.
     func gpio(realSwitch: Bool) -> (buzzer: GPIOBuzzer?, controls: GPIOControls?) {
-        var (settings, _) = GPIOSettings.from(
-            chip: config.gpioChip, buzzer: config.buzzerLine, armSwitch: config.armSwitchLine, button: config.buttonLine,
-            debounce: config.debounce, longPress: config.longPress, veryLongPress: config.veryLongPress,
-            buzzerFitted: config.buzzerEnabled, switchFitted: config.switchEnabled && realSwitch,
-            buttonFitted: config.buttonEnabled)
-        settings.armContact = config.armContact == "open" ? .open : .closed
+        let settings = config.gpio.settings(realSwitch: realSwitch).settings
         let buzzer = settings.fitted.contains(.buzzer) ? GPIOBuzzer(settings: settings) : nil
         let controls = settings.fitted.contains(.armSwitch) || settings.fitted.contains(.button)
-            ? GPIOControls(settings: settings, chips: GPIOChips(pullUp: config.gpioPullUp)) : nil
+            ? GPIOControls(settings: settings, chips: GPIOChips(pullUp: config.gpio.pullUp)) : nil
         return (buzzer, controls)
     }
 
     /// The LED ring, if fitted: a missing SPI device is its `.ledRing` fault, retried.
     func ring() -> LEDRing? {
-        config.ringEnabled ? LEDRing(settings: config.ringSettings, device: config.spiRingSettings, start: now) : nil
+        config.ring.enabled ? LEDRing(settings: config.ringSettings, device: config.ring.wiring, start: now) : nil
     }
 
     /// The siren, if fitted: a missing sound device is its `.siren` fault, retried.
     func siren() -> ALSASiren? {
-        guard config.sirenEnabled else { return nil }
-        return ALSASiren(settings: config.sirenSettings, now: now)
+        guard config.siren.enabled else { return nil }
+        return ALSASiren(settings: config.siren.settings, now: now)
     }
 }
 
@@ -106,7 +98,7 @@ extension Wiring {
     /// recovered or started afresh, and that is a fault the box announces), its writes and syncs
     /// on its own thread.
     func journal(fileSystem: any JournalFileSystem = PosixFileSystem()) -> (log: JournalLog, recovery: Journal.Recovery) {
-        let opened = Journal.open(directory: config.journalDirectory, limits: journalLimits(), fileSystem: fileSystem,
+        let opened = Journal.open(directory: config.journal.directory, limits: journalLimits(), fileSystem: fileSystem,
                                   fresh: .fresh(radius: config.watchSettings.radius),
                                   at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
         return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
@@ -118,7 +110,7 @@ extension Wiring {
     /// fill, rotate and be deleted within a few dozen decisions. The box's unit and package
     /// never set it; when set, the box says so.
     func journalLimits() -> JournalLimits {
-        var limits = config.journalLimits
+        var limits = config.journal.limits.sanitized
         guard let text = Process.environment("ANCHOR_ALERT_TEST_SEGMENT_BYTES") else { return limits }
         guard let bytes = Int(text), (512...JournalConstants.defaultSegmentBytes).contains(bytes) else {
             Console.error("Journal: ANCHOR_ALERT_TEST_SEGMENT_BYTES=\(text) ignored (512 to \(JournalConstants.defaultSegmentBytes))")
