@@ -5,8 +5,9 @@
 # last will, commands with receipts, `anchor-alert fleet`, a drag reaching the fleet view, the
 # broker killed and restarted); gpsd reading a chartplotter's NMEA over tcp://; the systemd
 # unit's allowed addresses derived from the configuration; the GPS-lost text as NMEA and Signal K
-# clients read it as time goes on. `--full` runs 200 boxes; the
-# default run 20 (FLEET_BOXES=N).
+# clients read it as time goes on. `--full` runs 200 boxes, the
+# default run 20 (FLEET_BOXES=N); `--full` also checks the discovery with a real Home Assistant
+# (scripts/network/ha-python.sh).
 # Prints "test-network: N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -349,7 +350,21 @@ passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
 failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 [ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "mqtt_limits.py exited $rc without a check failing"
 echo "Home Assistant's MQTT discovery (scripts/network/ha_discovery.py)"
-# HA_PYTHON: a Python with the homeassistant package, for its own schemas (Docs/network.md).
+# HA_PYTHON: a Python with the homeassistant package, for its own schemas and a live Home
+# Assistant on the broker (Docs/network.md). --full makes one (scripts/network/ha-python.sh, a
+# venv in HA_CACHE: minutes the first time); a failure to make it is a failed check, not a skip.
+if [ "${1:-}" = "--full" ]; then
+    t0=$SECONDS
+    HA_PYTHON=$(scripts/network/ha-python.sh 2>"$D/ha-python.err"); harc=$?
+    tail -15 "$D/ha-python.err" | sed 's/^/    /'
+    if [ $harc -eq 0 ] && [ -x "$HA_PYTHON" ]; then
+        export HA_PYTHON
+        echo "  (HA_PYTHON=$HA_PYTHON, ready in $((SECONDS - t0)) s)"
+    else
+        bad "scripts/network/ha-python.sh made a Python with Home Assistant ($(grep '^ha-python: FAILED' "$D/ha-python.err" | tail -1))"
+        unset HA_PYTHON
+    fi
+fi
 out=$(/usr/bin/python3 scripts/network/ha_discovery.py "$BIN" "$D/ha" 2>&1); rc=$?
 echo "$out"
 passed=$((passed + $(grep -c '^  ok:' <<<"$out")))

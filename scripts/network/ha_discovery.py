@@ -118,13 +118,18 @@ class LiveHA:
     def __init__(self, python, port):
         self.p = subprocess.Popen([python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ha_live.py"),
                                    os.path.join(WORK, "ha-config"), str(port)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=open(os.path.join(WORK, "ha-live.err"), "w"), text=True)
         self.log = []
 
     def ask(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        return self.p.stdout.readline()
+        # A Home Assistant that died answers nothing: its checks fail, and the end says why.
+        try:
+            self.p.stdin.write(line + "\n")
+            self.p.stdin.flush()
+            return self.p.stdout.readline()
+        except (BrokenPipeError, ValueError):
+            return ""
 
     def states(self):
         out = json.loads(self.ask("dump") or "{}")
@@ -134,7 +139,7 @@ class LiveHA:
     def wait(self, entity, pred, seconds):
         end = time.monotonic() + seconds
         s = {}
-        while time.monotonic() < end:
+        while time.monotonic() < end and self.p.poll() is None:
             s = self.states()
             if entity in s and pred(s[entity]):
                 return s
@@ -284,6 +289,10 @@ try:
 
     if live:
         live.states()
+        err = open(os.path.join(WORK, "ha-live.err")).read().strip().splitlines()
+        check("Home Assistant ran to the end (%s)" % ("exit %s: %s" % (live.p.poll(), err[-1][:300] if err else "")
+                                                   if live.p.poll() is not None else "running"),
+              live.p.poll() is None)
         bad = [l for l in live.log if ("anchor" in l.lower() or "mqtt" in l.lower() or "template" in l.lower())]
         check("Home Assistant logged no warning about the box's entities or templates (%d%s)"
               % (len(bad), ": " + "; ".join(bad[:3]) if bad else ""), not bad)
