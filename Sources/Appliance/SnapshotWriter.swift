@@ -193,7 +193,10 @@ final class SnapshotWriter {
         var glance: StatusSnapshot.Glance.Key
         /// The radius advice (`radius_advice`); the wander behind it waits for the steady rate.
         var radiusAdvice: String?
-        var ringDistance: String?
+        /// The ring distance's numbers as its words show them (`WatchStatus.ringDistance`): no
+        /// words made to compare.
+        var ringsBeyond: Meters?
+        var wanderShown: Int?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
             verdict = status.verdict.kind
@@ -212,7 +215,8 @@ final class SnapshotWriter {
             self.localRows = localRows
             glance = StatusSnapshot.Glance.Key(status)
             radiusAdvice = status.radiusAdvice
-            ringDistance = status.ringDistance
+            ringsBeyond = status.ringsBeyond
+            wanderShown = status.wander.map { Int($0.value.rounded()) }
         }
     }
 

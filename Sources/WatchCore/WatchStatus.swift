@@ -26,8 +26,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Set when that wander is too large for the margin between the swing and the alert radius:
     /// the line that says so, with the radius that would ring reliably.
     public var radiusAdvice: String? = nil
-    /// Once the wander is measured: how far beyond the alert radius this receiver rings, and why.
-    public var ringDistance: String? = nil
+    /// Once the wander is measured: how far beyond the alert radius this receiver rings
+    /// (`Watch.ringsBeyond`); its words are `ringDistance`, made where they are shown.
+    public var ringsBeyond: Meters? = nil
     /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
     /// alert radius it can judge.
     public var judgeableRadius: Meters? = nil
@@ -37,6 +38,13 @@ public struct WatchStatus: Hashable, Sendable {
     /// While the GPS-lost fault is up: its words as of now, saying how long since the last
     /// usable reading (the fault's `message` keeps the words it was raised with).
     public var gpsLostText: String? = nil
+}
+
+extension WatchStatus {
+    /// How far beyond the alert radius this receiver rings, in words, once its wander is measured.
+    public var ringDistance: String? {
+        ringsBeyond.flatMap { b in wander.map { Copy.ringDistance(beyond: b, radius: radius, wander: $0) } }
+    }
 }
 
 extension Watch {
@@ -61,7 +69,7 @@ extension Watch {
             suggestedRadius: swingSuggestedRadius,
             wander: wander,
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } },
-            ringDistance: ringsBeyond.flatMap { b in wander.map { Copy.ringDistance(beyond: b, radius: radius, wander: $0) } },
+            ringsBeyond: ringsBeyond,
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
             gpsUnusable: gpsUnusable(at: now),
             gpsLostText: gpsLostText(at: now)
@@ -73,16 +81,14 @@ extension Watch {
 
     /// The receiver's wander as measured since the anchor was marked: twice the noise unit the
     /// evidence is counted in (about the 95th percentile of its radial error).
-    public var wander: Meters? {
-        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
-        return Meters(2 * adviceSigma)
-    }
+    public var wander: Meters? { adviceSigma.map { Meters(2 * $0) } }
 
-    /// The noise unit the advice is about: the receiver's wander, or its weak fixes' where it has
-    /// had a minute of them and they wander further (a receiver with 2D stretches needs the
-    /// margin for them too).
-    private var adviceSigma: Double {
-        noise.sigma(settings) * (noise.weakFor >= 60 ? noise.weakScale : 1)
+    /// The noise unit the advice is about, once measured for `wanderMeasuredAfter` since the
+    /// mark: the receiver's wander, or its weak fixes' where it has had a minute of them and they
+    /// wander further (a receiver with 2D stretches needs the margin for them too).
+    private var adviceSigma: Double? {
+        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
+        return noise.sigma(settings) * (noise.weakFor >= 60 ? noise.weakScale : 1)
     }
 
     /// The alert radius that would ring reliably, when the current one is smaller: the swing as
@@ -97,16 +103,13 @@ extension Watch {
 
     /// How far beyond the alert radius this receiver's wander lets the boat stand before the
     /// evidence adds up: `deadband` wanders (the noise unit), once the wander is measured.
-    public var ringsBeyond: Meters? {
-        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
-        return Meters((settings.deadband * adviceSigma).rounded())
-    }
+    public var ringsBeyond: Meters? { adviceSigma.map { Meters((settings.deadband * $0).rounded()) } }
 
     /// The radius the wander alone asks for (the swing as measured plus `reliableMargin`
     /// noise units, up to the next 5 m), when the current one is smaller.
     var wanderReliableRadius: Meters? {
-        guard anchor != nil, noise.measuredFor >= Self.wanderMeasuredAfter else { return nil }
-        let needed = noise.swing + settings.reliableMargin * adviceSigma
+        guard let sigma = adviceSigma else { return nil }
+        let needed = noise.swing + settings.reliableMargin * sigma
         guard needed > radius.value else { return nil }
         return Meters(min((needed / 5).rounded(.up) * 5, settings.radiusRange.upperBound))
     }
