@@ -66,11 +66,15 @@ final class Box {
     /// Brings back what the journal remembered. A latched alarm sounds before anything else.
     /// The listeners are not told: nothing was decided, and the start says it in its own words
     /// (`StartUp.restore`).
-    func restore(anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int,
-                 farthest: Meters? = nil, now: Instant) {
+    func restore(anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int, now: Instant) {
         let actions = watch.restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
-                                    lastEpisode: lastEpisode, farthest: farthest, at: now)
+                                    lastEpisode: lastEpisode, at: now)
         carryOut(actions, now: now, reply: nil, journal: false, heard: false)
+    }
+
+    /// The same from all the journal recovered: its memory and the farthest distance.
+    func restore(_ recovery: Journal.Recovery, now: Instant) {
+        carryOut(watch.restore(recovery, at: now), now: now, reply: nil, journal: false, heard: false)
     }
 
     /// One event through the watch, and its actions carried out. Returns true when `reply` has

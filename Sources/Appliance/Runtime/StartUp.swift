@@ -9,9 +9,7 @@ enum StartUp {
     /// The recovery's notes and the last run's end are said, in the box's words.
     static func restore(_ box: Box, from recovery: Journal.Recovery, now: Instant) {
         let memory = recovery.memory
-        box.restore(anchor: memory.anchor, radius: memory.radius, armed: memory.armed,
-                    ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode,
-                    farthest: recovery.farthest, now: now)
+        box.restore(recovery, now: now)
         for note in recovery.notes { Console.error("\(note)") }
         // The recap says the same from the boot record (Docs/journal-format.md).
         if recovery.previousStop == .unclean {
