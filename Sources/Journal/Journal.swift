@@ -143,10 +143,9 @@ public final class Journal {
                 } else {
                     track(fix, pace: pace, at: stamp)
                 }
-            case .mark, .release:
-                farthest = nil
-                durable.append(record)
             default:
+                // A new mark, or none, starts the farthest again.
+                if record.type == .mark || record.type == .release { farthest = nil }
                 if record.type.isDurableAtOnce { durable.append(record) } else { batch(record, pace: pace, at: stamp) }
             }
         }

@@ -216,8 +216,9 @@ public struct SwingEstimator: Sendable {
     /// estimate is unsettled for real.
     private mutating func holding(at now: Instant) -> Bool {
         guard let e = estimate, e.settled else { return false }
-        if unsettledSince == nil { unsettledSince = now }
-        return now - unsettledSince! < settings.holdThrough
+        let first = unsettledSince ?? now
+        unsettledSince = first
+        return now - first < settings.holdThrough
     }
 
     struct Circle {

@@ -140,8 +140,8 @@ public struct Watch: Sendable {
         /// What the speed has earned at anchor: the fastest smoothed radial speed away from the
         /// anchor that the track agreed with and that the boat then gave back (the smoothed speed
         /// came back to nothing or toward the anchor), m/s, fading over `doppler_reach_span`; the
-        /// fastest of the outward stretch under way, not yet given back; seconds of holding fixes
-        /// that measured it. A drag never gives its speed back, so it never teaches the reach.
+        /// fastest of the outward stretch under way, not yet given back; seconds of fixes about the
+        /// mark that measured it (every verdict: a drag never teaches the reach, below). A drag never gives its speed back, so it never teaches the reach.
         public internal(set) var speedReach = 0.0
         var pendingReach = 0.0
         public internal(set) var reachFor = 0.0

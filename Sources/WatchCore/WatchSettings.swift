@@ -63,7 +63,7 @@ public struct WatchSettings: Hashable, Sendable {
     /// `dopplerSpan` like the speed, grows at least this share of the smoothed radial speed.
     public var dopplerAgreement: Double = 0.25
     /// The speed is trusted only as far as the receiver has earned at anchor: the Doppler counts
-    /// once `dopplerTrustSpan` of holding fixes has measured it, and only for a smoothed radial
+    /// once `dopplerTrustSpan` of fixes about the mark has measured it, and only for a smoothed radial
     /// speed above `dopplerTrustMargin` times its reach, the fastest it moved away while the
     /// track agreed and the boat then gave back (a receiver whose speed moves with its position
     /// shows its excursions there). The reach fades over `dopplerReachSpan`.
