@@ -123,18 +123,23 @@ enum StatusCommand: Command {
         if let boat = s.glance.boat { out.append("Boat: \(ChartPosition.text(boat))") }
         if let anchor = s.anchor { out.append("Anchor: \(anchor) (\(ChartPosition.text(anchor)))") }
         if let rings = s.ringDistance { out.append(rings) }
-        let fromSwing = swing(s)
-        out += fromSwing
+        out += swing(s)
         // One number, one reason: where the swing's suggestion is shown it is the advice's number
         // too (`Watch.reliableRadius`), and its line gives the wander as its second reason.
-        if let advice = s.radiusAdvice, !fromSwing.contains(where: { $0.hasPrefix(swingRadiusPrefix) }) { out.append(advice) }
+        if let advice = s.radiusAdvice, swingRadius(s) == nil { out.append(advice) }
         // A fault that sounds says so in the words of its snooze's receipt ("Fault sound snoozed").
         for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (fault sound on: anchor-alert snooze silences it)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
     }
 
-    static let swingRadiusPrefix = "Alert radius from the swing: "
+    /// The alert radius the swing suggests, where its line is shown: a swing about a mark, and a
+    /// radius at least 2 m from the one set.
+    static func swingRadius(_ s: StatusSnapshot) -> Meters? {
+        guard s.anchor != nil, s.glance.swing != nil, let r = s.glance.suggestedRadius,
+            abs(r.value - s.radius.value) >= 2 else { return nil }
+        return r
+    }
 
     static let backInside = "the boat is back inside the alert radius, the readings beyond it still count"
 
@@ -170,11 +175,11 @@ enum StatusCommand: Command {
             // Once a swing was seen its degrees stay (`SwingEstimate.arcSeen`).
             out.append("Swing: learning where the anchor is, no swing seen yet")
         }
-        if let r = s.glance.suggestedRadius, abs(r.value - s.radius.value) >= 2 {
+        if let r = swingRadius(s) {
             let after = s.glance.offer != nil ? " once the mark is moved" : ""
             var reason = "holds the swing seen"
             if s.radiusAdvice != nil, let w = s.wander { reason += " and the GPS's wander of about \(Int(w.value.rounded())) m" }
-            out.append("\(swingRadiusPrefix)\(r) \(reason)\(after). To use it: anchor-alert radius \(Int(r.value))")
+            out.append("Alert radius from the swing: \(r) \(reason)\(after). To use it: anchor-alert radius \(Int(r.value))")
         }
         return out
     }
