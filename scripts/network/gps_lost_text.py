@@ -17,6 +17,7 @@ Prints "  ok:"/"  FAILED:" lines; exits 1 on any failure.
 import json, os, re, select, signal, socket, subprocess, sys, time
 import pynmea2
 from pynmea2 import TalkerSentence
+from boxlog import said_ports
 
 BIN, WORK = sys.argv[1], sys.argv[2]
 failed = 0
@@ -77,16 +78,7 @@ out = os.path.join(WORK, "lost.out")
 box = subprocess.Popen([BIN, "run", "--simulate", log, "--switch", "off", "--config", conf, "--runtime-dir", run,
                         "--journal-dir", os.path.join(WORK, "journal")], stdout=open(out, "w"), stderr=subprocess.STDOUT)
 try:
-    ports = {}
-    for _ in range(100):
-        text = open(out).read()
-        for name in ("NMEA", "Signal K"):
-            m = re.search(r"^%s: Yes: TCP port (\d+)" % name, text, re.M)
-            if m:
-                ports[name] = int(m.group(1))
-        if len(ports) == 2:
-            break
-        time.sleep(0.1)
+    ports = said_ports(out, ("NMEA", "Signal K"))
     check("the box says where NMEA and Signal K go (%s)" % ports, len(ports) == 2)
     if len(ports) < 2:
         sys.exit(1)

@@ -10,7 +10,6 @@ listing for the documentation, not a test: nothing is asserted (nmea_client.py a
 plotter_waypoint.py are the tests).
 """
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -18,6 +17,7 @@ import sys
 import time
 
 import pynmea2
+from boxlog import said_port
 
 BIN, WORK = sys.argv[1], sys.argv[2]
 SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 30
@@ -32,12 +32,7 @@ out = open(os.path.join(WORK, "box.out"), "w")
 box = subprocess.Popen([BIN, "run", "--simulate", "drag", "--speed", "10", "--switch", "off", "--config", conf,
                         "--runtime-dir", run, "--journal-dir", os.path.join(WORK, "journal")], stdout=out, stderr=out)
 try:
-    port = None
-    for _ in range(100):
-        m = re.search(r"^NMEA: Yes: TCP port (\d+),", open(os.path.join(WORK, "box.out")).read(), re.M)
-        if m:
-            port = int(m.group(1)); break
-        time.sleep(0.1)
+    port = said_port(os.path.join(WORK, "box.out"), "NMEA")
     if port is None:
         sys.exit("nmea_session: the box never said its NMEA port")
     for _ in range(60):

@@ -7,6 +7,7 @@ Usage: nmea_slots.py BIN DIR"""
 import json, os, re, socket, subprocess, sys, time
 
 import pynmea2
+from boxlog import said_port
 
 BIN, DIR = sys.argv[1], sys.argv[2]
 os.makedirs(DIR, exist_ok=True)
@@ -43,12 +44,7 @@ def listening():
 
 
 try:
-    port = None
-    for _ in range(100):
-        m = re.search(r"^NMEA: Yes: TCP port (\d+)", open(os.path.join(DIR, "slots.out")).read(), re.M)
-        if m:
-            port = int(m.group(1)); break
-        time.sleep(0.1)
+    port = said_port(os.path.join(DIR, "slots.out"), "NMEA")
     check("the box listens (port %s)" % port, port is not None)
     if port is None:
         sys.exit(1)

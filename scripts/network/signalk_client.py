@@ -24,6 +24,7 @@ fault). Every delta is checked:
 Prints "  ok:"/"  FAILED:" lines; exits 1 on any failure.
 """
 import json, os, re, signal, socket, subprocess, sys, time
+from boxlog import said_port
 
 BIN, WORK = sys.argv[1], sys.argv[2]
 failed = 0
@@ -212,13 +213,7 @@ def start_box(name, extra, simulate):
     args = [BIN, "run", "--switch", "off", "--config", c, "--runtime-dir", os.path.join(WORK, name, "run"),
             "--journal-dir", os.path.join(WORK, name, "journal")] + simulate
     p = subprocess.Popen(args, stdout=open(out, "w"), stderr=subprocess.STDOUT)
-    port = None
-    for _ in range(100):
-        m = re.search(r"^Signal K: Yes: TCP port (\d+)", open(out).read(), re.M)
-        if m:
-            port = int(m.group(1))
-            break
-        time.sleep(0.1)
+    port = said_port(out, "Signal K")
     return p, c, os.path.join(WORK, name, "run"), port
 
 
