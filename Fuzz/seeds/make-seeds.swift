@@ -23,6 +23,9 @@ j.track(TrackFix(position: here, accuracy: 3, distance: 2), pace: .attention, at
 j.batch(.verdict(from: .holding, to: .cantJudge, reason: .stale), pace: .attention, at: s(3))
 j.batch(.faultRaised(Fault(.gpsLost, "GPS: no usable GPS reading for 1:00, can't judge a drag")), pace: .attention, at: s(4))
 j.batch(.faultCleared(.gpsLost), pace: .attention, at: s(5))
+_ = j.record([.swingLearnt(SwingEstimator.Memory(origin: here, learnedFor: .seconds(600), settledFor: nil, arcSeen: 40, readings: 600,
+                                                  centres: [], cells: [.init(east: 2, north: -20, count: 5, age: .zero)]))],
+             pace: .attention, at: s(5))
 _ = j.commit([.alarmStart(episode: 1), .snooze(episode: 1, length: .seconds(300))], at: s(6))
 _ = j.commit([.alarmStop(episode: 1), .disarm, .mark(anchor: here, how: .offset(bearing: 10, distance: 20)), .mark(anchor: here, how: .at(here)), .release], at: s(7))
 let names = try! fs.list("/j").sorted()
@@ -36,6 +39,9 @@ write("Fuzz/seeds/journal-open/journal.bin", [40, 160] + all)
 // Raw payload seeds for the reader's second view: type byte, then payload.
 let records: [JournalRecord] = [.snapshot(WatchMemory(anchor: here, radius: 30, armed: true, ringingEpisode: 2, lastEpisode: 2)),
     .mark(anchor: here, how: .offset(bearing: 1, distance: 2)), .trackFix(TrackFix(position: here, accuracy: nil, distance: 4)),
-    .faultRaised(Fault(.siren, "Siren: missing")), .verdict(from: .checking, to: .cantJudge, reason: .noFix), .snooze(episode: 3, length: .seconds(60))]
+    .faultRaised(Fault(.siren, "Siren: missing")), .verdict(from: .checking, to: .cantJudge, reason: .noFix), .snooze(episode: 3, length: .seconds(60)),
+    .swing(SwingEstimator.Memory(origin: here, learnedFor: .seconds(1800), settledFor: .seconds(300), arcSeen: 90, readings: 1800,
+                                 centres: [.init(age: .seconds(60), east: 3, north: -20)],
+                                 cells: [.init(east: 1, north: -25, count: 8, age: .seconds(60)), .init(east: 9, north: -23, count: 2, age: .zero)]))]
 for (i, r) in records.enumerated() { write("Fuzz/seeds/journal-reader/payload-\(i).bin", [r.type.rawValue] + r.payload(at: s(Double(i)))) }
 print("seeds: \(names.count) segments, \(all.count) bytes")

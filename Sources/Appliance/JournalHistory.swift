@@ -36,7 +36,7 @@ struct JournalHistory: WatchHistory {
 
     static func event(_ record: JournalRecord) -> HistoryEvent? {
         switch record {
-        case .segment, .farthest: nil
+        case .segment, .farthest, .swing: nil
         case .snapshot(let m): .state(anchor: m.anchor, radius: m.radius, armed: m.armed)
         case .boot(let after): .boot(after: after)
         case .shutdown: .shutdown

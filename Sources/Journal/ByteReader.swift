@@ -13,6 +13,7 @@ struct ByteReader {
     mutating func u16() -> UInt16? { integer(UInt16.self) }
     mutating func u32() -> UInt32? { integer(UInt32.self) }
     mutating func u64() -> UInt64? { integer(UInt64.self) }
+    mutating func i16() -> Int16? { integer(UInt16.self).map { Int16(bitPattern: $0) } }
     mutating func i32() -> Int32? { integer(UInt32.self).map { Int32(bitPattern: $0) } }
     mutating func i64() -> Int64? { integer(UInt64.self).map { Int64(bitPattern: $0) } }
     mutating func f64() -> Double? { integer(UInt64.self).map { Double(bitPattern: $0) } }

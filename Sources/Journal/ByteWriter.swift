@@ -8,6 +8,7 @@ struct ByteWriter {
     mutating func u16(_ v: UInt16) { integer(v) }
     mutating func u32(_ v: UInt32) { integer(v) }
     mutating func u64(_ v: UInt64) { integer(v) }
+    mutating func i16(_ v: Int16) { integer(UInt16(bitPattern: v)) }
     mutating func i32(_ v: Int32) { integer(UInt32(bitPattern: v)) }
     mutating func i64(_ v: Int64) { integer(UInt64(bitPattern: v)) }
     mutating func f64(_ v: Double) { integer(v.bitPattern) }

@@ -30,7 +30,8 @@ extension Journal {
 
         // Newest first, until a segment holds a snapshot: usually only the newest is read.
         var newerRecords: [[JournalRecord]] = []
-        // What the farthest is replayed from, after each segment's snapshot (`Recovery.farthest`).
+        // What the farthest and the swing are replayed from, after each segment's snapshot
+        // (`Recovery.farthest`, `Recovery.swing`).
         var newerFarthest: [[JournalRecord]] = []
         var base: WatchMemory?
         var segments: [Segment] = []
@@ -66,7 +67,7 @@ extension Journal {
                 if case .segment(let v, _) = stamped.record { version = v }
                 switch stamped.record {
                 case .snapshot: farthestRecords.removeAll()
-                case .farthest, .trackFix, .mark, .release: farthestRecords.append(stamped.record)
+                case .farthest, .trackFix, .mark, .release, .swing: farthestRecords.append(stamped.record)
                 default: break
                 }
                 if case .snapshot(let m) = stamped.record {
@@ -123,17 +124,24 @@ extension Journal {
             replayed += records.count
         }
         var farthest: Meters?
+        var swing: SwingEstimator.Memory?
         for records in newerFarthest.reversed() {
             for record in records {
                 switch record {
-                case .mark, .release: farthest = nil
+                case .mark, .release:
+                    farthest = nil
+                    swing = nil
                 case .farthest(let m): farthest = m
+                case .swing(let m): swing = m
                 case .trackFix(let fix): if let d = fix.distance { farthest = max(farthest ?? d, d) }
                 default: break
                 }
             }
         }
-        if memory.anchor == nil { farthest = nil }
+        if memory.anchor == nil {
+            farthest = nil
+            swing = nil
+        }
         if sequences.isEmpty {
             notes.append(unlisted ? .unreadable : .missing)
         } else if readable == 0 {
@@ -142,7 +150,8 @@ extension Journal {
 
         let journal = Journal(directory: directory, limits: limits, fileSystem: fs, memory: memory,
                               older: segments.sorted { $0.sequence < $1.sequence },
-                              nextSequence: (sequences.last ?? 0) + 1, farthest: farthest)
+                              nextSequence: (sequences.last ?? 0) + 1, farthest: farthest,
+                              swing: swing.map { ($0, stamp.monotonic) })
         let after: PreviousStop = sequences.isEmpty ? (unlisted ? .unknown : .firstStart) : previous ?? .unknown
         let result = journal.persist(frame(.boot(after: after), at: stamp), base: memory, at: stamp)
         if case .notSaved(let failure) = result.saved { notes.append(.notWritable(failure)) }
@@ -152,6 +161,7 @@ extension Journal {
             .journal, (faults.first(where: \.pushes) ?? faults[0]).description,
             pushes: faults.contains(where: \.pushes))
         return (journal, Recovery(memory: memory, notes: notes, fault: fault, segmentsRead: read,
-                                  recordsReplayed: replayed, previousStop: after, farthest: farthest))
+                                  recordsReplayed: replayed, previousStop: after, farthest: farthest,
+                                  swing: swing))
     }
 }

@@ -34,9 +34,19 @@ extension Journal {
         let head = Self.frame(.segment(version: JournalConstants.formatVersion, sequence: sequence), at: stamp)
             + Self.frame(.snapshot(snapshot), at: stamp)
             + (snapshot.anchor == nil ? [] : farthest.map { Self.frame(.farthest($0), at: stamp) } ?? [])
+            + swingHead(snapshot, at: stamp)
         try file.append(head)
         active!.segment.size += head.count
         stats.bytesWritten += head.count
+    }
+
+    /// The swing record a new segment carries after its snapshot: the latest handed on, aged to
+    /// the segment's start; none without an anchor, and none where it would take more than a
+    /// quarter of a segment (test segments of 512 bytes: every segment would start full).
+    private func swingHead(_ snapshot: WatchMemory, at stamp: Stamp) -> [UInt8] {
+        guard snapshot.anchor != nil, let swing else { return [] }
+        let frame = Self.frame(.swing(swing.memory.aged(by: stamp.monotonic - swing.at)), at: stamp)
+        return frame.count <= limits.segmentBytes / 4 ? frame : []
     }
 
     /// A segment that failed a write or a sync is never written again.

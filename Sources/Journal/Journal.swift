@@ -41,6 +41,10 @@ public final class Journal {
         /// loses at most the batch's flush age of track): for `Watch.restore(...farthest:...)`.
         /// nil with no anchor, or from a journal of version 2 or older.
         public var farthest: Meters? = nil
+        /// What the swing had learnt about the mark, from the last swing record after the last
+        /// mark (a mark that kept the swing writes one with it): for
+        /// `Watch.restore(...swing:...)`. nil with no anchor, or from a journal of version 3 or older.
+        public var swing: SwingEstimator.Memory? = nil
 
         /// `fault` as events for `Watch.handle`.
         public var events: [Event] { fault.map { [.faultRaised($0)] } ?? [] }
@@ -94,6 +98,9 @@ public final class Journal {
     /// last mark or release (saved or not): a fix that raises it is never thinned out, so it
     /// equals the watch's own `farthest`. Each new segment carries it (a farthest record).
     public private(set) var farthest: Meters?
+    /// The latest swing memory handed to the journal since the last mark or release (saved or
+    /// not), and when: each new segment carries it, aged to the segment's start (a swing record).
+    public private(set) var swing: (memory: SwingEstimator.Memory, at: Instant)?
     /// Set while the journal can't save.
     public private(set) var failure: JournalFailure?
     public internal(set) var stats = Stats()
@@ -113,8 +120,10 @@ public final class Journal {
     var lastPromptSync: Instant?
 
     init(directory: String, limits: JournalLimits, fileSystem: any JournalFileSystem, memory: WatchMemory,
-         older: [Segment], nextSequence: UInt64, farthest: Meters? = nil) {
+         older: [Segment], nextSequence: UInt64, farthest: Meters? = nil,
+         swing: (memory: SwingEstimator.Memory, at: Instant)? = nil) {
         self.farthest = memory.anchor == nil ? nil : farthest
+        self.swing = memory.anchor == nil ? nil : swing
         self.directory = directory
         self.limits = limits.sanitized
         self.fs = fileSystem
@@ -143,9 +152,17 @@ public final class Journal {
                 } else {
                     track(fix, pace: pace, at: stamp)
                 }
+            case .swing(let m):
+                swing = (m, stamp.monotonic)
+                // After a mark in the same turn (one that kept the swing), with it: in the file
+                // after the mark, as recovery reads it.
+                if durable.isEmpty { batch(record, pace: pace, at: stamp) } else { durable.append(record) }
             default:
-                // A new mark, or none, starts the farthest again.
-                if record.type == .mark || record.type == .release { farthest = nil }
+                // A new mark, or none, starts the farthest and the swing again.
+                if record.type == .mark || record.type == .release {
+                    farthest = nil
+                    swing = nil
+                }
                 if record.type.isDurableAtOnce { durable.append(record) } else { batch(record, pace: pace, at: stamp) }
             }
         }

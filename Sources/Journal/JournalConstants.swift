@@ -9,7 +9,13 @@ public enum JournalConstants {
     /// ended (a journal of version 1 says neither, so its restarts are "not known").
     /// 3: a segment carries the farthest distance from the mark after its snapshot (type 17),
     /// and a fix that sets a new farthest is never thinned out of the track.
-    public static let formatVersion: UInt16 = 3
+    /// 4: swing records (type 18), what the swing had learnt about the anchor.
+    public static let formatVersion: UInt16 = 4
+    /// A swing record holds at most this many cells (the most recently visited): with its
+    /// other fields it stays within `maxPayload`.
+    public static let maxSwingCells = 480
+    /// ...and at most this many settled centres.
+    public static let maxSwingCentres = 16
 
     /// crc u32, length u16, type u8, check u8.
     public static let headerSize = 8
@@ -68,6 +74,10 @@ public enum RecordType: UInt8, CaseIterable, Sendable {
     /// The farthest distance from the mark so far, after the snapshot of a segment that starts
     /// with an anchor marked and a distance known: the track before it may be deleted.
     case farthest = 17
+    /// What the swing had learnt about the anchor: written as it learns (batched), after a mark
+    /// that keeps it (with the mark), and after the snapshot of a segment that starts with an
+    /// anchor marked and a swing learnt.
+    case swing = 18
 
     /// Types 1...11 change what a restart restores, or mark the journal's own structure: they are
     /// synced before anything is confirmed. The rest ride the batch.

@@ -41,6 +41,8 @@ extension JournalRecord {
             return .faultCleared(kind)
         case .track(let reading, let distance):
             return TrackFix(reading, distance: distance).map { .trackFix($0) }
+        case .swingLearnt(let memory):
+            return .swing(memory)
         case .refused, .alarmSound, .faultSound, .chirp:
             return nil
         }

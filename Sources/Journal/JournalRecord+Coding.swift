@@ -71,6 +71,8 @@ extension JournalRecord {
             w.f32(fix.distance.map { Float($0.value) } ?? .nan)
         case .farthest(let m):
             w.f64(m.value)
+        case .swing(let m):
+            Self.encode(m, into: &w)
         }
         return w.bytes
     }
@@ -164,6 +166,8 @@ extension JournalRecord {
         case .farthest:
             guard let m = r.f64(), m.isFinite, m >= 0 else { return nil }
             return .farthest(Meters(m))
+        case .swing:
+            return decodeSwing(&r).map { .swing($0) }
         }
     }
 
@@ -192,5 +196,87 @@ extension ByteReader {
     mutating func episode() -> Int? {
         guard let e = u32(), e > 0 else { return nil }
         return Int(e)
+    }
+}
+
+// MARK: - The swing record (Docs/journal-format.md, "The swing record")
+
+extension JournalRecord {
+    /// A cell's mean as a 2 m cell index (i16 each way) and its place in the cell in 1/256ths
+    /// (u8 each way): 8 mm, far below what the fit tells apart.
+    static let swingGrid = 2.0
+
+    static func encode(_ m: SwingEstimator.Memory, into w: inout ByteWriter) {
+        w.coordinate(m.origin)
+        w.u32(UInt32(clamping: max(m.learnedFor, .zero).nanoseconds / 1_000_000_000))
+        w.u32(m.settledFor.map { UInt32(clamping: max($0, .zero).nanoseconds / 1_000_000_000) } ?? UInt32.max)
+        w.u16(UInt16(clamping: Int(max(0, min(m.arcSeen, 360)).rounded())))
+        w.u32(UInt32(clamping: m.readings))
+        let centres = m.centres.suffix(JournalConstants.maxSwingCentres)
+        w.u8(UInt8(centres.count))
+        for c in centres {
+            w.u16(UInt16(clamping: max(c.age, .zero).nanoseconds / 1_000_000_000))
+            w.f32(Float(c.east))
+            w.f32(Float(c.north))
+        }
+        // The cells that fit the grid's range, the most recently visited first when there are
+        // too many for one record (the oldest would be forgotten first anyway).
+        func inGrid(_ v: Double) -> Bool {
+            v.isFinite && Int16(exactly: (v / swingGrid).rounded(.down)) != nil
+        }
+        var cells = m.cells.filter { $0.count > 0 && inGrid($0.east) && inGrid($0.north) }
+        if cells.count > JournalConstants.maxSwingCells {
+            cells = Array(cells.enumerated().sorted { ($0.element.age, $0.offset) < ($1.element.age, $1.offset) }
+                .prefix(JournalConstants.maxSwingCells).sorted { $0.offset < $1.offset }.map(\.element))
+        }
+        w.u16(UInt16(cells.count))
+        for c in cells {
+            let x = (c.east / swingGrid).rounded(.down), y = (c.north / swingGrid).rounded(.down)
+            w.i16(Int16(x))
+            w.i16(Int16(y))
+            w.u8(UInt8(clamping: Int(((c.east / swingGrid - x) * 256).rounded(.down))))
+            w.u8(UInt8(clamping: Int(((c.north / swingGrid - y) * 256).rounded(.down))))
+            w.u8(UInt8(clamping: c.count))
+            w.u8(UInt8(clamping: max(c.age, .zero).nanoseconds / 60_000_000_000))
+        }
+    }
+
+    static func decodeSwing(_ r: inout ByteReader) -> SwingEstimator.Memory? {
+        guard let origin = r.coordinate(), let learned = r.u32(), let settled = r.u32(), let arc = r.u16(), arc <= 360,
+            let readings = r.u32(), let centreCount = r.u8(), Int(centreCount) <= JournalConstants.maxSwingCentres
+        else { return nil }
+        var centres: [SwingEstimator.Memory.Centre] = []
+        for _ in 0..<centreCount {
+            guard let age = r.u16(), let e = r.f32(), let n = r.f32(), e.isFinite, n.isFinite else { return nil }
+            centres.append(.init(age: .seconds(Int(age)), east: Double(e), north: Double(n)))
+        }
+        guard let cellCount = r.u16(), Int(cellCount) <= JournalConstants.maxSwingCells else { return nil }
+        var cells: [SwingEstimator.Memory.Cell] = []
+        cells.reserveCapacity(Int(cellCount))
+        for _ in 0..<cellCount {
+            guard let x = r.i16(), let y = r.i16(), let fx = r.u8(), let fy = r.u8(), let count = r.u8(), count > 0,
+                let age = r.u8()
+            else { return nil }
+            // The middle of the 1/256th the mean fell in.
+            cells.append(.init(east: (Double(x) + (Double(fx) + 0.5) / 256) * swingGrid,
+                               north: (Double(y) + (Double(fy) + 0.5) / 256) * swingGrid,
+                               count: Int(count), age: .seconds(60 * Int(age))))
+        }
+        return SwingEstimator.Memory(
+            origin: origin, learnedFor: .seconds(Int(learned)), settledFor: settled == UInt32.max ? nil : .seconds(Int(settled)),
+            arcSeen: Double(arc), readings: Int(readings), centres: centres, cells: cells)
+    }
+}
+
+extension SwingEstimator.Memory {
+    /// The same memory `d` later: every age grows by `d` (never less than nothing).
+    func aged(by d: Duration) -> Self {
+        let d = max(d, .zero)
+        var m = self
+        m.learnedFor += d
+        m.settledFor = m.settledFor.map { $0 + d }
+        for i in m.centres.indices { m.centres[i].age += d }
+        for i in m.cells.indices { m.cells[i].age += d }
+        return m
     }
 }

@@ -26,6 +26,9 @@ public enum JournalRecord: Hashable, Sendable {
     case shutdown
     /// The farthest the boat was from the mark when a segment started (after its snapshot).
     case farthest(Meters)
+    /// What the swing had learnt (`Action.swingLearnt`); a new segment carries the latest after
+    /// its snapshot.
+    case swing(SwingEstimator.Memory)
 
     public var type: RecordType {
         switch self {
@@ -46,6 +49,7 @@ public enum JournalRecord: Hashable, Sendable {
         case .trackFix: .trackFix
         case .shutdown: .shutdown
         case .farthest: .farthest
+        case .swing: .swing
         }
     }
 }

@@ -57,7 +57,7 @@ public struct WatchMemory: Hashable, Sendable {
             snoozed = true
         case .alarmStop(let e):
             if ringingEpisode == e { ringingEpisode = nil }
-        case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix, .shutdown, .farthest:
+        case .segment, .boot, .verdict, .faultRaised, .faultCleared, .trackFix, .shutdown, .farthest, .swing:
             break
         }
         // The shapes the watch can be in (a damaged journal may say otherwise): no alarm without
@@ -79,10 +79,11 @@ extension Watch {
                 ringingEpisode: memory.ringingEpisode, lastEpisode: memory.lastEpisode, at: now)
     }
 
-    /// Restores the watch from all the journal recovered: its memory and the farthest distance.
+    /// Restores the watch from all the journal recovered: its memory, the farthest distance and
+    /// what the swing had learnt.
     public mutating func restore(_ recovery: Journal.Recovery, at now: Instant) -> [Action] {
         let m = recovery.memory
         return restore(anchor: m.anchor, radius: m.radius, armed: m.armed, ringingEpisode: m.ringingEpisode,
-                       lastEpisode: m.lastEpisode, farthest: recovery.farthest, at: now)
+                       lastEpisode: m.lastEpisode, farthest: recovery.farthest, swing: recovery.swing, at: now)
     }
 }

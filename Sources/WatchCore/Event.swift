@@ -56,4 +56,8 @@ public enum Action: Hashable, Sendable {
     case chirp(Chirp)
     /// A usable fix to keep in the journal's decimated track.
     case track(GPSReading, distance: Meters?)
+    /// What the swing has learnt, to keep across a restart (`Watch.restore(...swing:...)`):
+    /// handed on while it learns, at least every `SwingEstimator.Settings.saveEvery`, whenever
+    /// what is shown of it changes, and after a mark that keeps it.
+    case swingLearnt(SwingEstimator.Memory)
 }

@@ -41,6 +41,9 @@ public struct SwingEstimator: Sendable {
         /// A settled estimate is kept through unsettled fits this long: one noisy fit neither
         /// takes back what is shown nor restarts the wait for `stable`.
         public var holdThrough: Duration = .seconds(30)
+        /// While learning, what has been learnt is handed on to be kept (`Memory`, the journal's
+        /// swing record) at least this often, and whenever what is shown changes.
+        public var saveEvery: Duration = .seconds(10 * 60)
         public init() {}
     }
 
@@ -70,6 +73,9 @@ public struct SwingEstimator: Sendable {
     /// Learning since (the first reading after the last reset).
     public private(set) var since: Instant?
     public private(set) var readings = 0
+    /// When a memory was last handed on to be kept, and what was shown then (`saveDue`).
+    private var savedAt: Instant?
+    private var savedKey: ShownKey?
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -87,6 +93,8 @@ public struct SwingEstimator: Sendable {
         arcSeen = 0
         since = nil
         readings = 0
+        savedAt = nil
+        savedKey = nil
     }
 
     /// A new mark: what was learnt is kept when the boat still lies to the same anchor (the
@@ -306,6 +314,135 @@ public struct SwingEstimator: Sendable {
             if bins[i % 36] { run = 0 } else { run += 1; widest = max(widest, min(run, 36)) }
         }
         return (Double(36 - widest) * 10, bins.filter { $0 }.count)
+    }
+}
+
+// MARK: - What is kept across a restart
+
+extension SwingEstimator {
+    /// What the estimator has learnt, as of one instant, to be kept across a restart (the
+    /// journal's swing record): the cells, the local plane's origin, and how long it has learnt
+    /// and been settled. `restore` brings it back, so a restarted box shows the same swing line
+    /// and offer without learning again from nothing. Times are ages before that instant: the
+    /// monotonic clock restarts with the box.
+    public struct Memory: Hashable, Sendable {
+        public struct Cell: Hashable, Sendable {
+            /// The mean of the readings in the cell, meters east and north of `origin`.
+            public var east: Double
+            public var north: Double
+            public var count: Int
+            /// Since the cell was last visited.
+            public var age: Duration
+            public init(east: Double, north: Double, count: Int, age: Duration) {
+                self.east = east
+                self.north = north
+                self.count = count
+                self.age = age
+            }
+        }
+        /// A settled centre of the last `movingSpan`, what `moving` compares the fit with.
+        public struct Centre: Hashable, Sendable {
+            public var age: Duration
+            public var east: Double
+            public var north: Double
+            public init(age: Duration, east: Double, north: Double) {
+                self.age = age
+                self.east = east
+                self.north = north
+            }
+        }
+        public var origin: Coordinate
+        public var learnedFor: Duration
+        /// Settled without a break this long (nil: not settled).
+        public var settledFor: Duration?
+        public var arcSeen: Double
+        public var readings: Int
+        /// At most 16, oldest first.
+        public var centres: [Centre]
+        public var cells: [Cell]
+        public init(origin: Coordinate, learnedFor: Duration, settledFor: Duration?, arcSeen: Double, readings: Int,
+                    centres: [Centre], cells: [Cell]) {
+            self.origin = origin
+            self.learnedFor = learnedFor
+            self.settledFor = settledFor
+            self.arcSeen = arcSeen
+            self.readings = readings
+            self.centres = centres
+            self.cells = cells
+        }
+    }
+
+    /// What has been learnt as of `now`, or nil before the first reading.
+    public func memory(at now: Instant) -> Memory? {
+        guard let origin, let since else { return nil }
+        let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
+        let live = history[historyHead...]
+        var centres: [Memory.Centre] = []
+        let step = max(1, (live.count + 15) / 16)
+        for (i, h) in live.enumerated() where i % step == 0 || i == live.count - 1 {
+            centres.append(Memory.Centre(age: now - h.at, east: h.east, north: h.north))
+        }
+        if centres.count > 16 { centres.removeSubrange(15..<(centres.count - 1)) }
+        return Memory(
+            origin: origin, learnedFor: now - since, settledFor: settledSince.map { now - $0 }, arcSeen: arcSeen,
+            readings: readings, centres: centres,
+            cells: ordered.map {
+                Memory.Cell(east: $0.east / Double($0.count), north: $0.north / Double($0.count), count: $0.count,
+                            age: now - $0.lastSeen)
+            })
+    }
+
+    /// Brings back what `memory` kept, as if learnt up to `now`: the next reading fits the
+    /// circle again over the same cells, settled as long as it was.
+    public mutating func restore(_ memory: Memory, at now: Instant) {
+        reset()
+        origin = memory.origin
+        since = now - max(memory.learnedFor, .zero)
+        settledSince = memory.settledFor.map { now - max($0, .zero) }
+        arcSeen = max(memory.arcSeen, 0)
+        readings = max(memory.readings, 0)
+        for c in memory.centres { history.append((now - max(c.age, .zero), c.east, c.north)) }
+        for c in memory.cells where c.count > 0 && c.east.isFinite && c.north.isFinite {
+            guard abs(c.east) < 20_000, abs(c.north) < 20_000 else { continue }
+            let key = Self.key(c.east, c.north, size: settings.cellSize)
+            if cells[key] == nil, cells.count >= settings.maxCells { continue }
+            var cell = cells[key] ?? Cell(count: 0, east: 0, north: 0, lastSeen: now - max(c.age, .zero))
+            cell.count += c.count
+            cell.east += c.east * Double(c.count)
+            cell.north += c.north * Double(c.count)
+            cells[key] = cell
+        }
+        // Fitted at once: what was shown before the restart is shown from its first moment.
+        fit(at: now)
+        savedAt = now
+        savedKey = estimate.map(ShownKey.init)
+    }
+
+    /// A new memory is worth keeping: what is shown changed (settled, steady, stable, moving, the
+    /// arc seen) since the last one kept, or `saveEvery` has passed while learning.
+    public var saveDue: Bool {
+        guard let e = estimate else { return false }
+        let key = ShownKey(e)
+        if key != savedKey { return true }
+        return savedAt.map { e.at - $0 >= settings.saveEvery } ?? true
+    }
+
+    /// The memory of `at` was handed on to be kept.
+    public mutating func saved(at now: Instant) {
+        savedAt = now
+        savedKey = estimate.map(ShownKey.init)
+    }
+
+    struct ShownKey: Hashable, Sendable {
+        var settled, steady, stable, moving: Bool
+        var arcSeen: Double
+        init(_ e: SwingEstimate) {
+            settled = e.settled
+            steady = e.steady
+            stable = e.stable
+            moving = e.moving
+            arcSeen = e.arcSeen
+        }
     }
 }
 

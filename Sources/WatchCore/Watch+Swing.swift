@@ -4,8 +4,13 @@
 extension Watch {
     /// A usable reading while an anchor is marked: the swing learns from it, and the farthest
     /// distance from the mark grows.
-    mutating func learnSwing(_ position: Coordinate, distance: Meters, at now: Instant) {
+    /// What the swing has learnt is handed on to be kept when it is due (`SwingEstimator.saveDue`).
+    mutating func learnSwing(_ position: Coordinate, distance: Meters, at now: Instant, into out: inout [Action]) {
         swing.add(position, at: now)
+        if swing.saveDue, let memory = swing.memory(at: now) {
+            out.append(.swingLearnt(memory))
+            swing.saved(at: now)
+        }
         farthest = max(farthest ?? distance, distance)
         if let e = swing.estimate, e.settled {
             // On the circle the fit covered, the antenna lies within its spread of the radius;

@@ -229,6 +229,20 @@ public struct Watch: Sendable {
         return out
     }
 
+    /// `restore(anchor:radius:armed:ringingEpisode:lastEpisode:farthest:at:)`, and what the
+    /// swing had learnt about that anchor (the journal keeps it: `Action.swingLearnt`), so the
+    /// swing's line and offer survive a restart. Ignored without an anchor.
+    public mutating func restore(
+        anchor: Coordinate?, radius: Meters, armed: Bool, ringingEpisode: Int?, lastEpisode: Int,
+        farthest: Meters?, swing memory: SwingEstimator.Memory?, at now: Instant
+    ) -> [Action] {
+        swing.reset()
+        offSwingAt = nil
+        if anchor != nil, let memory { swing.restore(memory, at: now) }
+        return restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
+                       lastEpisode: lastEpisode, farthest: farthest, at: now)
+    }
+
     /// `restore(anchor:radius:armed:ringingEpisode:lastEpisode:at:)`, and the farthest the boat
     /// was from that anchor before the restart (the journal keeps it), so "farthest tonight"
     /// survives a restart. Ignored without an anchor.
@@ -324,7 +338,7 @@ public struct Watch: Sendable {
         if let anchor {
             let d = Meters(addSample(reading, at: position, from: anchor))
             distance = d
-            learnSwing(position, distance: d, at: reading.received)
+            learnSwing(position, distance: d, at: reading.received, into: &out)
         }
         out.append(.track(reading, distance: distance))
     }
@@ -822,6 +836,7 @@ public struct Watch: Sendable {
             }
             swingMarked(request, old: anchor, new: position)
             anchor = position
+            let keptSwing = swing.memory(at: now)
             resetEvidence()
             // The fixes of the last window are judged against the new anchor at once, so a mark
             // far from the boat is Checking, never Holding.
@@ -829,6 +844,11 @@ public struct Watch: Sendable {
                 if let p = fix.position { addSample(fix, at: p, from: position) }
             }
             accept(decision, chirp: .mark, into: &out)
+            // The swing kept through the mark (the same anchor) is kept after it, in the journal too.
+            if let keptSwing {
+                out.append(.swingLearnt(keptSwing))
+                swing.saved(at: now)
+            }
             // The switch already on ARM (a slide refused for no anchor): arm now, as the
             // switch says (Docs/controls.md, "A mark with the switch on ARM"). The mark's
             // receipt, the one answer its sender reads, says the alarm it left.

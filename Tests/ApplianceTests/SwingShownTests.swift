@@ -13,7 +13,7 @@ import XCTest
 final class SwingShownTests: XCTestCase {
     static let mayLie = "Swing: the anchor may lie"
 
-    func swingLines(_ w: Watch, at now: Instant) throws -> [String] {
+    static func swingLines(_ w: Watch, at now: Instant) throws -> [String] {
         let s = StatusSnapshot(status: w.status(at: now), now: now, wall: WallTime(seconds: 1000),
                                writer: .init(bootID: "b", pid: 1, monotonic: 5), validFor: .seconds(75), checks: [])
         return StatusCommand.swing(try StatusSnapshot(json: try JSON.parse(s.json.text)))
@@ -45,7 +45,7 @@ final class SwingShownTests: XCTestCase {
         for (i, r) in readings.enumerated() {
             _ = w.handle(.reading(r), at: r.received)
             if i == 30 { _ = w.handle(.decision(.mark(.here)), at: r.received) }
-            for line in try swingLines(w, at: r.received) where line.hasPrefix("Swing: learning") {
+            for line in try Self.swingLines(w, at: r.received) where line.hasPrefix("Swing: learning") {
                 // "no swing seen yet" is none: after a number it would be a step down too.
                 let n = line.hasSuffix(", no swing seen yet") ? 0 : Int(line.split(separator: ",").last!.split(separator: " ").first!)!
                 if n != seen.last { seen.append(n) }
@@ -60,8 +60,20 @@ final class SwingShownTests: XCTestCase {
     static func swingThenDeparture(departAt: Double?, until: Double, glitch: ClosedRange<Double>? = nil,
                                    _ each: (inout Watch, Instant) throws -> Void) rethrows {
         var w = Watch(settings: .scripted)
-        let anchor = Coordinate(latitude: 54.3413, longitude: 13.5065)
-        let mark = Geodesy.destination(from: anchor, bearing: 315, distance: 13)
+        for r in swingReadings(departAt: departAt, until: until, glitch: glitch) {
+            _ = w.handle(.reading(r), at: r.received)
+            if r.received == markAt { _ = w.handle(.decision(.mark(.at(scriptedMark))), at: r.received) }
+            try each(&w, r.received)
+        }
+    }
+
+    static let scriptedAnchor = Coordinate(latitude: 54.3413, longitude: 13.5065)
+    static let scriptedMark = Geodesy.destination(from: scriptedAnchor, bearing: 315, distance: 13)
+    static let markAt = Instant(seconds: 1005)
+
+    /// The readings of `swingThenDeparture`, one a second from 1000 s.
+    static func swingReadings(departAt: Double?, until: Double, glitch: ClosedRange<Double>? = nil) -> [GPSReading] {
+        let anchor = scriptedAnchor
         var seed: UInt64 = 26
         func noise() -> Double {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -70,6 +82,7 @@ final class SwingShownTests: XCTestCase {
         var wander = (0.0, 0.0)
         var t = 0.0
         var last = anchor
+        var out: [GPSReading] = []
         while t <= until {
             let now = Instant(seconds: 1000 + t)
             wander = (0.98 * wander.0 + 0.4 * noise(), 0.98 * wander.1 + 0.4 * noise())
@@ -85,11 +98,10 @@ final class SwingShownTests: XCTestCase {
             if let g = glitch, g.contains(t) { p = Geodesy.destination(from: p, bearing: 90, distance: 40) }
             p = Geodesy.destination(from: p, bearing: atan2(wander.0, wander.1) * 180 / Double.pi,
                                     distance: Meters((wander.0 * wander.0 + wander.1 * wander.1).squareRoot()))
-            _ = w.handle(.reading(GPSReading(mode: .threeD, position: p, accuracy: 3, received: now)), at: now)
-            if t == 5 { _ = w.handle(.decision(.mark(.at(mark))), at: now) }
-            try each(&w, now)
+            out.append(GPSReading(mode: .threeD, position: p, accuracy: 3, received: now))
             t += 1
         }
+        return out
     }
 
     /// Seconds each showing of a line starting with `prefix` lasted, and whether the last one
@@ -118,7 +130,7 @@ final class SwingShownTests: XCTestCase {
             var lines: [[String]] = []
             var settledFor = 0, shownBefore = false
             try Self.swingThenDeparture(departAt: settled + after, until: settled + after + 600) { w, now in
-                let l = try swingLines(w, at: now)
+                let l = try Self.swingLines(w, at: now)
                 settledFor = w.swing.estimate?.settled == true ? settledFor + 1 : 0
                 let shown = l.contains { $0.hasPrefix(Self.mayLie) }
                 if shown, !shownBefore, settledFor < 120 {
@@ -136,7 +148,7 @@ final class SwingShownTests: XCTestCase {
         XCTAssertEqual(wrong, [])
         // Not vacuous: the swing, left alone, does say where the anchor may lie.
         var last: [String] = []
-        try Self.swingThenDeparture(departAt: nil, until: settled + 300) { w, now in last = try swingLines(w, at: now) }
+        try Self.swingThenDeparture(departAt: nil, until: settled + 300) { w, now in last = try Self.swingLines(w, at: now) }
         XCTAssertTrue(last.contains { $0.hasPrefix(Self.mayLie + " 13 m south-east of the mark") }, "\(last)")
     }
 }

@@ -65,4 +65,13 @@ let sampleRecords: [JournalRecord] = [
     .trackFix(TrackFix(position: Coordinate(latitude: 50.1500123, longitude: -5.0700456), accuracy: 3.5, distance: 12.25)),
     .trackFix(TrackFix(position: Coordinate(latitude: 50.15, longitude: -5.07), accuracy: nil, distance: nil)),
     .farthest(41.125),
+    // Cell means on the record's grid (2 m cells in 1/256ths, at the middle of one), ages in
+    // whole minutes: what a swing record keeps exactly.
+    .swing(SwingEstimator.Memory(
+        origin: harbour, learnedFor: .seconds(3600), settledFor: .seconds(900), arcSeen: 140, readings: 3600,
+        centres: [.init(age: .seconds(600), east: 1.5, north: -2.25), .init(age: .seconds(10), east: 1.75, north: -2.5)],
+        cells: [.init(east: 7.00390625, north: -12.99609375, count: 8, age: .seconds(120)),
+                .init(east: -0.99609375, north: 0.00390625, count: 255, age: .zero)])),
+    .swing(SwingEstimator.Memory(origin: harbour, learnedFor: .seconds(5), settledFor: nil, arcSeen: 0, readings: 5,
+                                 centres: [], cells: [])),
 ]

@@ -57,8 +57,12 @@ final class Box {
         checked.count == 1 ? checked[0].rows : checked.flatMap(\.rows)
     }
 
-    /// A clean stop: every part in reverse start order, then the sound off.
+    /// A clean stop: what the swing has learnt to the journal (a restart shows the same swing,
+    /// `Action.swingLearnt`), every part in reverse start order, then the sound off.
     func stop(now: Instant) {
+        if let log, watch.anchor != nil, let memory = watch.swing.memory(at: now) {
+            _ = log.submit([.swingLearnt(memory)], now: now, wall: wall())
+        }
         for part in parts.reversed() { part.stop(now: now) }
         annunciator.silence()
     }
