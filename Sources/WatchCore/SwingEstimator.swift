@@ -39,7 +39,8 @@ public struct SwingEstimator: Sendable {
         /// so one lucky fit on a departure's first metres is never said.
         public var showAfter: Duration = .seconds(2 * 60)
         /// A settled estimate is kept through unsettled fits this long: one noisy fit neither
-        /// takes back what is shown nor restarts the wait for `stable`.
+        /// takes back what is shown nor restarts the wait for `stable`. And what is shown
+        /// changes at most once in this long (`publish`).
         public var holdThrough: Duration = .seconds(30)
         /// While learning, what has been learnt is handed on to be kept (`Memory`, the journal's
         /// swing record) at least this often, and whenever what is shown changes.
@@ -76,6 +77,8 @@ public struct SwingEstimator: Sendable {
     /// When a memory was last handed on to be kept, and what was shown then (`saveDue`).
     private var savedAt: Instant?
     private var savedKey: ShownKey?
+    /// When `estimate` last changed (`publish`).
+    private var shownSince: Instant?
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -95,6 +98,7 @@ public struct SwingEstimator: Sendable {
         readings = 0
         savedAt = nil
         savedKey = nil
+        shownSince = nil
     }
 
     /// A new mark: what was learnt is kept when the boat still lies to the same anchor (the
@@ -157,7 +161,7 @@ public struct SwingEstimator: Sendable {
         let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
         guard let origin, var circle = Self.fitCircle(ordered, cap: settings.cellCap) else {
             if holding(at: now) { return }
-            estimate = nil
+            publish(nil, at: now)
             unsettledSince = nil
             return
         }
@@ -212,11 +216,22 @@ public struct SwingEstimator: Sendable {
         let centre = d > 0
             ? Geodesy.destination(from: origin, bearing: Geodesy.bearing(east: circle.a, north: circle.b), distance: Meters(d))
             : origin
-        estimate = SwingEstimate(
+        publish(SwingEstimate(
             centre: centre, uncertainty: Meters(circle.u95), swingRadius: Meters(circle.r),
             farthest: Meters(farthest), spread: Meters(circle.sigma), arc: arc,
             settled: settled, moving: moving, stable: stable, since: since ?? now, at: now,
-            arcSeen: arcSeen, steady: steady)
+            arcSeen: arcSeen, steady: steady), at: now)
+    }
+
+    /// What is shown of the swing changes at most once per `holdThrough`: a fit that jumps (a
+    /// receiver's glitch, the first minute of a departure) and comes back within it is never
+    /// shown, and whatever is shown (words and numbers alike) stays at least that long. The
+    /// fits go on underneath (the centres `moving` compares, the settled time).
+    private mutating func publish(_ next: SwingEstimate?, at now: Instant) {
+        if let since = shownSince, now - since < settings.holdThrough { return }
+        if next == nil, estimate == nil { return }
+        shownSince = now
+        estimate = next
     }
 
     /// An unsettled fit while the estimate stands settled: within `holdThrough` of the first

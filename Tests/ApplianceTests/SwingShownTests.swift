@@ -151,4 +151,36 @@ final class SwingShownTests: XCTestCase {
         try Self.swingThenDeparture(departAt: nil, until: settled + 300) { w, now in last = try Self.swingLines(w, at: now) }
         XCTAssertTrue(last.contains { $0.hasPrefix(Self.mayLie + " 13 m south-east of the mark") }, "\(last)")
     }
+
+    /// A centre that jumps (a receiver's glitch of 5 to 60 s, 40 m east; the boat motoring off at
+    /// several moments) never makes the swing's lines move for a moment: each line shown, its
+    /// words and numbers together, stays at least 30 s (the departure showed "14 m", "17 m",
+    /// "16 m" for 10 s each, a 30 s glitch "14 m" for 20 s). Words move only when the estimate does.
+    func testSwingLinesMoveOnlyWhenTheEstimateDoes() throws {
+        var wrong: [String] = []
+        var changes = 0
+        let cases: [(String, Double?, ClosedRange<Double>?)] = [
+            ("glitch 5 s", nil, 2000...2005), ("glitch 15 s", nil, 2000...2015), ("glitch 30 s", nil, 2000...2030),
+            ("glitch 60 s", nil, 2000...2060), ("departure at 2000 s", 2000, nil), ("departure at 2600 s", 2600, nil),
+            ("departure at 2604 s", 2604, nil), ("departure at 2611 s", 2611, nil),
+        ]
+        for (name, depart, glitch) in cases {
+            var lines: [[String]] = []
+            try Self.swingThenDeparture(departAt: depart, until: 3300, glitch: glitch) { w, now in
+                // From the first settled fit on: the learning lines before it count degrees up.
+                guard w.swing.estimate?.settled == true || !lines.isEmpty else { return }
+                lines.append(try Self.swingLines(w, at: now))
+            }
+            var runs: [(lines: [String], seconds: Int)] = []
+            for l in lines {
+                if let last = runs.last, last.lines == l { runs[runs.count - 1].seconds += 1 } else { runs.append((l, 1)) }
+            }
+            changes += runs.count - 1
+            for r in runs.dropLast() where r.seconds < 30 {
+                wrong.append("\(name): \(r.lines) for \(r.seconds) s")
+            }
+        }
+        XCTAssertEqual(wrong, [])
+        XCTAssertGreaterThan(changes, 8, "the lines do change over these nights")
+    }
 }
