@@ -1,6 +1,6 @@
 /// The command line of `anchor-bench`.
 struct BenchOptions {
-    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int, dragging: Bool), anchorEstimate, receivers(seeds: UInt64) }
+    enum Mode { case detection, tune, check, explore(nights: Int), costDriver(fixes: Int), holdingLog(path: String, seconds: Int, dragging: Bool), anchorEstimate, receivers(seeds: UInt64), swingSettle(seeds: Range<UInt64>) }
 
     var mode: Mode = .detection
     var quick = false
@@ -60,6 +60,11 @@ struct BenchOptions {
             case "--quick": quick = true
             case "--tune": mode = .tune
             case "--anchor": mode = .anchorEstimate
+            case "--swing-settle":
+                // FIRST..LAST (inclusive): the nights' seeds.
+                let parts = try value().split(separator: ".", omittingEmptySubsequences: true).compactMap { UInt64($0) }
+                guard parts.count == 2, parts[0] <= parts[1] else { throw Refusal(description: "--swing-settle needs FIRST..LAST seeds") }
+                mode = .swingSettle(seeds: parts[0]..<(parts[1] + 1))
             case "--check": mode = .check
             case "--rule": rule = try value()
             case "--part":

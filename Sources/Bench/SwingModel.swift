@@ -63,6 +63,29 @@ struct SwingModel {
         self.rng = r
     }
 
+    /// A boat of given build on a given night: `front` swings the wind by `shift` radians over
+    /// `duration` s from `at`. The wind's own wander, gusts and yaw phase come from `rng`.
+    init(rng: inout SplitMix64, depth: Double, rode: Double, freeboard: Double, bowToGPS: Double, meanWind: Double,
+         yawAmplitude: Double, yawPeriod: Double, windDirection: Double, front: (at: Double, shift: Double, duration: Double)?) {
+        var r = rng.fork(0x5718)
+        self.depth = depth
+        self.rode = rode
+        self.freeboard = freeboard
+        self.bowToGPS = bowToGPS
+        self.meanWind = meanWind
+        self.yawAmplitude = yawAmplitude
+        self.yawPeriod = yawPeriod
+        self.windDirection = windDirection
+        if let front {
+            frontAt = front.at
+            frontShift = front.shift
+            frontDuration = front.duration
+        }
+        stretch = 0.8
+        yawPhase = r.uniform(0, 2 * .pi)
+        self.rng = r
+    }
+
     mutating func breakOut(at time: Double, speedKnots: Double) {
         breakout = (time, speedKnots * 1852 / 3600)
     }

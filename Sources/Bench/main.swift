@@ -80,6 +80,11 @@ case .receivers(let seeds):
         printError("  \(line) (\(Format.fixed(monotonicSeconds() - started)) s)")
     })
 
+case .swingSettle(let seeds):
+    let result = SwingSettleBench.run(seeds: seeds)
+    print(result.text, terminator: "")
+    if result.wrongOffers > 0 { Process.exit(1) }
+
 case .anchorEstimate:
     let nights = options.quick ? 3 : 100, drags = options.quick ? 2 : 40
     print(AnchorEstimateBench.run(sources: library.sources, nights: nights, drags: drags) { line in
