@@ -1,6 +1,5 @@
 import Posix
 import WatchCore
-import Journal
 
 /// The running box's side of the status snapshot. The loop calls `publish` after every turn;
 /// it writes when what the box says changed, and otherwise once per `interval`, so a reader

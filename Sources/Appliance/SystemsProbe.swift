@@ -1,6 +1,5 @@
 import Posix
 import WatchCore
-import Journal
 
 /// The checks that need no driver, so the box and the command line run them alike: free space
 /// for the log, undervoltage, the clock. `sysfs` is a parameter so tests can lay out a fake
