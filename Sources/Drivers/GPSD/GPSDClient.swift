@@ -73,7 +73,8 @@ public final class GPSDClient: Pollable {
     public private(set) var raised: [FaultKind: Fault] = [:]
 
     /// `now` is the loop's monotonic time; the first connect happens on the first `service`.
-    /// `wallClock` returns the system's UTC time in seconds (injectable for tests).
+    /// `wallClock` returns UTC seconds for the receiver's clock check: in the running box the
+    /// loop's turn (`LoopClock`, given by `Wiring`), never a clock read of the driver's own.
     public init(
         settings: GPSDSettings = GPSDSettings(), now: Instant,
         wallClock: @escaping () -> Double = GPSDClient.systemWallClock
