@@ -50,7 +50,7 @@ extension CalendarTime {
             self.init(utcSeconds: seconds)
             return
         }
-        var t = time_t(WallTime(seconds: seconds.rounded(.down)).nanoseconds / 1_000_000_000)
+        var t = time_t(Self.wholeSeconds(seconds))
         var tm = Glibc.tm()
         localtime_r(&t, &tm)
         self.init(year: Int(tm.tm_year) + 1900, month: Int(tm.tm_mon) + 1, day: Int(tm.tm_mday),

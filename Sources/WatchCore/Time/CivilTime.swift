@@ -61,15 +61,21 @@ public struct CalendarTime: Hashable, Sendable {
         self.second = second
     }
 
-    /// The UTC fields of `seconds` since 1970 (whole seconds, rounded down; clamped to about
-    /// 146 years either way, as `WallTime` is).
+    /// The UTC fields of `seconds` since 1970 (whole seconds, rounded down).
     public init(utcSeconds seconds: Double) {
-        let whole = Int(WallTime(seconds: seconds.rounded(.down)).nanoseconds / 1_000_000_000)
+        let whole = Self.wholeSeconds(seconds)
         let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
         let inDay = whole - days * 86_400
         let date = CivilTime.date(days: days)
         self.init(year: date.year, month: date.month, day: date.day,
                   hour: inDay / 3600, minute: (inDay % 3600) / 60, second: inDay % 60)
+    }
+
+    /// `seconds` rounded down, as a count that never traps: a garbage time (NaN, or beyond
+    /// ten million years either way) is clamped, not fatal.
+    public static func wholeSeconds(_ seconds: Double) -> Int {
+        guard !seconds.isNaN else { return 0 }
+        return Int(max(-3e14, min(3e14, seconds.rounded(.down))))
     }
 
     /// Seconds since 1970 of these fields read as UTC; fields past their range carry over (a
