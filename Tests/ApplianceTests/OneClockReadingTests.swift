@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Posix
 @testable import Appliance
-import Drivers
+@testable import Drivers
 import Journal
 import WatchCore
 import XCTest
@@ -97,6 +97,22 @@ final class OneClockReadingTests: XCTestCase {
             return true
         }
         XCTAssertGreaterThan(records, 3, "decisions and the track were recorded")
+    }
+
+    /// gpsd's driver, as `Wiring` builds it for `run`, checks the receiver's clock against the
+    /// loop's turn, not a wall clock of its own.
+    func testGpsdsClockCheckReadsTheTurn() throws {
+        let fake = FakeClock()
+        let clock = LoopClock(read: fake.read)
+        let wiring = Wiring(config: Configuration(), now: clock.turn.monotonic, clock: clock)
+        guard case .success(let part) = wiring.gps(simulate: nil, speed: 1), let gpsd = part as? GPSDClient
+        else { return XCTFail("run's GPS is gpsd's driver") }
+        let wall = gpsd.wallClock
+        fake.monotonic = FakeClock.start + .seconds(42)
+        clock.tick()
+        let reads = fake.reads
+        XCTAssertEqual(wall(), FakeClock.wall(at: FakeClock.start + .seconds(42)).seconds, accuracy: 1e-6)
+        XCTAssertEqual(fake.reads, reads, "read from the turn, not the clock")
     }
 
     /// The real `EventLoop` over `Wiring`'s parts: one read of the clocks before its first poll

@@ -46,7 +46,8 @@ public final class GPSDClient: Pollable {
 
     private var phase: Phase
     private let connection = GPSDConnection()
-    private let wallClock: () -> Double
+    /// UTC seconds for the receiver's clock check (internal: `OneClockReadingTests` reads it).
+    let wallClock: () -> Double
     private var pending: [Event] = []
 
     // The connection's history.
