@@ -19,22 +19,29 @@ final class SwingRecordTests: XCTestCase {
         Journal.open(directory: testDirectory, limits: limits, fileSystem: fs, at: stamp(t))
     }
 
+    /// A mark, a swing record, then a calm track (one fix a second, 20 m off) until `until` s,
+    /// flushed.
+    func markLearnAndHold(_ limits: JournalLimits, until: Int) -> (SimulatedFileSystem, Journal) {
+        let fs = SimulatedFileSystem()
+        let (journal, _) = open(fs, limits, at: 0)
+        _ = journal.commit([.mark(anchor: harbour, how: .here)], at: stamp(1))
+        _ = journal.record([.swingLearnt(Self.learnt)], pace: .calm, at: stamp(2))
+        let p = Geodesy.destination(from: harbour, bearing: 200, distance: 20)
+        for t in 3..<until {
+            _ = journal.record([.track(GPSReading(mode: .threeD, position: p, accuracy: 3, received: stamp(Double(t)).monotonic),
+                                       distance: 20)], pace: .calm, at: stamp(Double(t)))
+        }
+        _ = journal.flush(at: stamp(Double(until)))
+        return (fs, journal)
+    }
+
     /// The swing record's segment compacted away two hours later: the newest segment's copy,
     /// aged to when that segment started, is what comes back.
     func testTheSwingSurvivesCompaction() throws {
         var limits = JournalLimits()
         limits.segmentBytes = 4096
         limits.totalBytes = 12288
-        let fs = SimulatedFileSystem()
-        let (journal, _) = open(fs, limits, at: 0)
-        _ = journal.commit([.mark(anchor: harbour, how: .here)], at: stamp(1))
-        _ = journal.record([.swingLearnt(Self.learnt)], pace: .calm, at: stamp(2))
-        for t in 3..<7200 {
-            let p = Geodesy.destination(from: harbour, bearing: 200, distance: 20)
-            _ = journal.record([.track(GPSReading(mode: .threeD, position: p, accuracy: 3, received: stamp(Double(t)).monotonic),
-                                       distance: 20)], pace: .calm, at: stamp(Double(t)))
-        }
-        _ = journal.flush(at: stamp(7200))
+        let (fs, journal) = markLearnAndHold(limits, until: 7200)
         XCTAssertGreaterThan(journal.stats.segmentsDeleted, 0, "the swing record's segment is compacted away")
         fs.simulateCrash()
         let (_, recovery) = open(fs, limits, at: 7300)
@@ -96,16 +103,7 @@ final class SwingRecordTests: XCTestCase {
         var limits = JournalLimits()
         limits.segmentBytes = 1024
         limits.totalBytes = 2048
-        let fs = SimulatedFileSystem()
-        let (journal, _) = open(fs, limits, at: 0)
-        _ = journal.commit([.mark(anchor: harbour, how: .here)], at: stamp(1))
-        _ = journal.record([.swingLearnt(Self.learnt)], pace: .calm, at: stamp(2))
-        for t in 3..<3600 {
-            let p = Geodesy.destination(from: harbour, bearing: 200, distance: 20)
-            _ = journal.record([.track(GPSReading(mode: .threeD, position: p, accuracy: 3, received: stamp(Double(t)).monotonic),
-                                       distance: 20)], pace: .calm, at: stamp(Double(t)))
-        }
-        _ = journal.flush(at: stamp(3600))
+        let (fs, journal) = markLearnAndHold(limits, until: 3600)
         XCTAssertLessThan(journal.stats.segmentsStarted, 60, "segments fill with the track, not one a write")
         let (_, recovery) = open(fs, limits, at: 3700)
         XCTAssertNil(recovery.swing)
