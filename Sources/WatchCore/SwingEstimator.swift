@@ -26,7 +26,7 @@ public struct SwingEstimator: Sendable {
         public var forgetAfter: Duration = .seconds(3 * 3600)
         /// Settled: the arc spans this much around the centre and the centre is known this well.
         public var minArc = 60.0
-        public var settleUncertainty = 7.0
+        public var settleUncertainty = 6.0
         public var settleFraction = 0.25
         /// A swing tighter than this is a boat on a mooring or at a dock, not one lying to a rode.
         public var minSwingRadius = 6.0
@@ -44,11 +44,6 @@ public struct SwingEstimator: Sendable {
         public var holdThrough: Duration = .seconds(30)
         /// While learning, what has been learnt is handed on to be kept (`Memory`, the journal's
         /// swing record) at least this often, and whenever what is shown changes.
-        /// An arc this wide (degrees) holds stretches on opposite sides of the centre: a slow
-        /// wander on one side no longer moves the centre by itself, and the floor of its
-        /// uncertainty is `wideArcSpread` times the spread about the circle instead of twice it.
-        public var wideArc = 180.0
-        public var wideArcSpread = 1.5
         public var saveEvery: Duration = .seconds(10 * 60)
         public init() {}
     }
@@ -84,8 +79,6 @@ public struct SwingEstimator: Sendable {
     private var savedKey: ShownKey?
     /// When `estimate` last changed (`publish`).
     private var shownSince: Instant?
-    /// The last settled fit's circle, while its centre is not moving: old cells on it are kept.
-    private var held: Circle?
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -106,14 +99,6 @@ public struct SwingEstimator: Sendable {
         savedAt = nil
         savedKey = nil
         shownSince = nil
-        held = nil
-    }
-
-    /// The cell's mean lies on the held circle, within twice its spread and half its uncertainty.
-    private func onHeldCircle(_ c: Cell) -> Bool {
-        guard let h = held, c.count >= 2 else { return false }
-        let e = c.east / Double(c.count) - h.a, n = c.north / Double(c.count) - h.b
-        return abs((e * e + n * n).squareRoot() - h.r) <= 2 * h.sigma + h.u95 / 2
     }
 
     /// A new mark: what was learnt is kept when the boat still lies to the same anchor (the
@@ -170,10 +155,7 @@ public struct SwingEstimator: Sendable {
 
     private mutating func fit(at now: Instant) {
         lastFit = now
-        // Old cells are forgotten, except those still on the circle of a settled centre that
-        // has not moved (`held`): the track is continuous, so an arc the boat swung through
-        // hours ago, before a wind shift, is the same anchor's as long as the centre stayed put.
-        for (key, c) in cells where now - c.lastSeen > settings.forgetAfter && !onHeldCircle(c) { cells[key] = nil }
+        for (key, c) in cells where now - c.lastSeen > settings.forgetAfter { cells[key] = nil }
         // In the cells' key order, not the dictionary's (which differs from process to process
         // and copy to copy): the same readings give the same estimate to the last bit.
         let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
@@ -190,7 +172,7 @@ public struct SwingEstimator: Sendable {
         circle.u95 = max(circle.u95 * (circle.weight / Double(max(bins, 1))).squareRoot(), circle.u95)
         // A receiver's slow wander moves every cell of a stretch of arc together, so it does
         // not average out: the centre is known no better than twice the spread about the circle.
-        circle.u95 = max(circle.u95, (arc >= settings.wideArc ? settings.wideArcSpread : 2) * circle.sigma)
+        circle.u95 = max(circle.u95, 2 * circle.sigma)
         var farthest = 0.0
         for c in ordered where c.count >= 2 {
             let e = c.east / Double(c.count) - circle.a, n = c.north / Double(c.count) - circle.b
@@ -218,7 +200,6 @@ public struct SwingEstimator: Sendable {
                 let de = h.east - circle.a, dn = h.north - circle.b
                 if (de * de + dn * dn).squareRoot() > max(2 * circle.u95, 8) { moving = true; break }
             }
-            held = moving ? nil : circle
             history.append((now, circle.a, circle.b))
             if settledSince == nil { settledSince = now }
         } else {
@@ -226,12 +207,6 @@ public struct SwingEstimator: Sendable {
             historyHead = 0
             settledSince = nil
             unsettledSince = nil
-            // An unsettled fit about the same centre (a short arc again, once the boat has
-            // lain on one side for a while) still holds the old arc's cells; one elsewhere not.
-            if let h = held {
-                let de = h.a - circle.a, dn = h.b - circle.b
-                if !plausible || (de * de + dn * dn).squareRoot() > max(2 * h.u95, 8) { held = nil }
-            }
         }
         // Stable: settled, and its centre has stayed put for a whole `movingSpan`. An early fit
         // on a short arc can settle by chance and wander off again; a drag never stays put.
