@@ -28,6 +28,10 @@ do {
 }
 guard !library.sources.isEmpty else { fail("no stationary capture in \(options.data)/PROVENANCE.md") }
 let started = monotonicSeconds()
+if let cell = Process.environment("ANCHOR_MUTANT_PROBE") {
+    MutantProbe.run(cell, sources: library.sources)
+    Process.exit(0)
+}
 if let n = Process.environment("ANCHOR_PROBE").flatMap({ Int($0) }) {
     if let k = Process.environment("ANCHOR_PROBE_KNOTS").flatMap({ Double($0) }) {
         Probes.majority(sources: library.sources, drags: n, knots: k, settings: BoxTuning.defaults)
