@@ -525,11 +525,13 @@ public struct Watch: Sendable {
     @discardableResult
     private mutating func credit(_ s: Sample, gap: Double) -> Double {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
-        // On position alone a fix's wander is at least the receiver's quick excursions' reach
-        // over `wanderTail`: a receiver whose rare excursions stand far beyond its RMS wander
-        // (heavy tails) is judged by them. The Doppler, once trusted above the speed's own reach,
-        // is evidence those excursions never give.
-        let sigma = max(noise.sigma(settings) * s.scale, s.moving ? 0 : s.reach / settings.wanderTail)
+        // On position alone a fix beyond the radius has a wander of at least the receiver's
+        // quick excursions' reach over `wanderTail`: a receiver whose rare excursions stand far
+        // beyond its RMS wander (heavy tails) is judged by them. The Doppler, once trusted above
+        // the speed's own reach, is evidence those excursions never give; and a fix inside takes
+        // evidence away in the plain wander, as without the reach.
+        let plain = noise.sigma(settings) * s.scale
+        let sigma = s.moving || s.distance <= radius.value ? plain : max(plain, s.reach / settings.wanderTail)
         let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
@@ -595,8 +597,14 @@ public struct Watch: Sendable {
         guard let level = noise.level else { return 0 }
         noise.wanderReach *= expCore(-min(gap, 10) / settings.wanderReachSpan.seconds)
         let reach = noise.wanderReach
+        // Until the level has been measured for a swing span it is still finding where the boat
+        // lies (the boat falling back on its rode from where it was marked): no outing yet.
+        guard noise.measuredFor >= settings.swingSpan.seconds else {
+            noise.outingStart = nil
+            return settings.guardsOff.contains(.wanderReach) ? 0 : reach
+        }
         let e = distance - level
-        if let start = noise.outingStart, (e > 0) == noise.outingOut {
+        if noise.outingStart != nil, (e > 0) == noise.outingOut {
             noise.outingPeak = max(noise.outingPeak, abs(e))
         } else {
             // The outing crossed back over the level: a quick one was the receiver's.
