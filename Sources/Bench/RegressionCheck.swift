@@ -54,10 +54,12 @@ enum RegressionCheck {
     /// Nights of `ANCHOR_MUTANT_PROBE=CELL` (`MutantProbe`, its own seeds) that rang with one
     /// Doppler guard removed alone, the trust gate in place, and not with the shipped rule nor on
     /// position alone: a speed worked out from positions taken for a Doppler (`vi=0`, `vi=-1`,
-    /// `off=speed-lags`) at a 6 m margin on the good receiver.
+    /// `off=speed-lags`) at a 6 m margin on the good receiver; the noisy-speed receiver's own
+    /// speed noise hastening at a 15 m margin with the Doppler threshold at its floor (`vt=2`).
     static let mutantNights: [(cell: String, nights: [Int])] = [
         ("good:6:speed-from-positions-over-seconds", [9, 24]),
         ("good:6:speed-from-position", [2]),
+        ("noisy-speed:15:plain", [49, 50]),
     ]
 
     /// Held-out nights of `anchor-bench --receivers held-out` (seed set 8) that rang on position
