@@ -1,4 +1,3 @@
-import Journal
 import Signals
 import WatchCore
 
