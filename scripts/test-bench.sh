@@ -32,7 +32,8 @@ if .build/release/anchor-bench --check --rule box:no-doppler >"$out/no-doppler.t
 fi
 # Each guard of the rule removed, and each peer's rule, must fail the check (issue 24): a knob
 # set past what keeps it quiet or quick (ANCHOR_BOX_SET, Sources/Bench/Tuning.swift), or a guard
-# taken out of the code (off=GUARD, Sources/WatchCore/WatchGuard.swift), each alone. Two at a time.
+# taken out of the code (off=GUARD, Sources/WatchCore/WatchGuard.swift), each alone, up to its first failed run
+# (--fail-fast). Two at a time.
 # off=doppler-trust rings the traced nights of the receivers whose speed moves with their
 # position; vi=0, vi=-1 (the independence test off) and off=speed-lags (a speed worked out from
 # positions over 2 to 10 s taken for a Doppler) ring the mutant probe's good 6 m nights, and
@@ -51,11 +52,11 @@ must_fail() { # NAME, then the command
 }
 n=0
 for m in $mutants; do
-    ANCHOR_BOX_SET=$m must_fail "$m" .build/release/anchor-bench --check &
+    ANCHOR_BOX_SET=$m must_fail "$m" .build/release/anchor-bench --check --fail-fast &
     if (( ++n % 2 == 0 )); then wait; fi
 done
 for p in $peers; do
-    must_fail "$p" .build/release/anchor-bench --check --rule "$p" &
+    must_fail "$p" .build/release/anchor-bench --check --fail-fast --rule "$p" &
     if (( ++n % 2 == 0 )); then wait; fi
 done
 wait

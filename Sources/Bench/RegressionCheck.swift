@@ -200,43 +200,44 @@ enum RegressionCheck {
         // their 20 m margin: the nights of `anchor-bench --receivers tune` that rang with the
         // speed trusted without earning it (`ANCHOR_BOX_SET=off=doppler-trust`), fixed, and two
         // of the check's own per model.
+        /// Fixed nights (traced, or found by a probe), each by its own night number: no false alarm.
+        func fixedNights(_ name: String, _ nights: [Int], _ scenario: @escaping (Int) -> Scenario) {
+            out.append(Case(name: "\(name) \(nights.map(String.init).joined(separator: " ")): no false alarm",
+                            runs: nights.count, make: { _ in fatalError("fixed nights") },
+                            fixed: { scenario(nights[$0]) },
+                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+        }
+        /// Night `n` of a receiver model at its 20 m margin, as `anchor-bench --receivers` draws it
+        /// (seed set 7 tune, 8 held-out).
+        func modelled(_ profile: ReceiverProfile, _ set: UInt64) -> (Int) -> Scenario {
+            { Scenario(kind: .night, profile: profile, margin: ReceiverBench.margin,
+                       seed: DetectionBench.seed(set, profile.seedTag, 1, UInt64($0)), sources: []) }
+        }
         for (model, nights) in tracedReceiverNights {
             let profile = ReceiverProfile.modelled(model)
-            out.append(Case(name: "\(model.name) 20 m, traced nights \(nights.map(String.init).joined(separator: " ")): no false alarm",
-                            runs: nights.count, make: { _ in fatalError("fixed nights") },
-                            fixed: { run in
-                                Scenario(kind: .night, profile: profile, margin: ReceiverBench.margin,
-                                         seed: DetectionBench.seed(7, profile.seedTag, 1, UInt64(nights[run])), sources: [])
-                            },
-                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+            fixedNights("\(model.name) 20 m, traced nights", nights, modelled(profile, 7))
             night("\(model.name) 20 m", (profile, ReceiverBench.margin), .plain, runs: 2)
         }
         // Each Doppler guard must matter on its own, with the trust gate in place (issue 24 item 9).
         for (text, nights) in mutantNights {
             guard let cell = MutantProbe.cell(text) else { fatalError("no cell \(text)") }
-            out.append(Case(name: "\(cell.profile.label) \(Format.fixed(cell.margin)) m, \(cell.condition.rawValue), mutant probe nights \(nights.map(String.init).joined(separator: " ")): no false alarm",
-                            runs: nights.count, make: { _ in fatalError("fixed nights") },
-                            fixed: { MutantProbe.night(cell, nights[$0], sources: sources) },
-                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+            fixedNights("\(cell.profile.label) \(Format.fixed(cell.margin)) m, \(cell.condition.rawValue), mutant probe nights", nights) {
+                MutantProbe.night(cell, $0, sources: sources)
+            }
         }
         // The held-out nights that rang on position alone, from excursions far beyond the wander.
         for (model, nights) in tracedHeldOutNights {
-            let profile = ReceiverProfile.modelled(model)
-            out.append(Case(name: "\(model.name) 20 m, held-out nights \(nights.map(String.init).joined(separator: " ")): no false alarm",
-                            runs: nights.count, make: { _ in fatalError("fixed nights") },
-                            fixed: { run in
-                                Scenario(kind: .night, profile: profile, margin: ReceiverBench.margin,
-                                         seed: DetectionBench.seed(8, profile.seedTag, 1, UInt64(nights[run])), sources: [])
-                            },
-                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+            fixedNights("\(model.name) 20 m, held-out nights", nights, modelled(.modelled(model), 8))
         }
         return out
     }
 
-    /// Runs every case; returns the printed lines and the number of failed runs.
-    static func run(_ contender: Contender, sources: [NoiseCapture], progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int) {
+    /// Runs every case (with `failFast`, up to the first case with a failed run); returns the
+    /// printed lines and the number of failed runs.
+    static func run(_ contender: Contender, sources: [NoiseCapture], failFast: Bool = false,
+                    progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int) {
         var lines: [String] = [], failures = 0, total = 0
-        for (c, item) in cases(sources: sources).enumerated() {
+        for (c, item) in cases(sources: sources).enumerated() where !(failFast && failures > 0) {
             var failed: [String] = []
             for i in 0..<item.runs {
                 let s = item.fixed?(i) ?? item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))

@@ -68,7 +68,7 @@ case .explore(let nights):
 case .check:
     guard let contender = Contender.named(options.rule) else { fail("no rule named \(options.rule)") }
     print("Regression check: \(contender.name), fixed seeds; every run must pass.")
-    let result = RegressionCheck.run(contender, sources: library.sources) { print($0) }
+    let result = RegressionCheck.run(contender, sources: library.sources, failFast: options.failFast) { print($0) }
     let seconds = Format.fixed(monotonicSeconds() - started)
     if result.failures > 0 {
         print("check: FAIL: \(result.failures) of \(result.runs) runs failed (\(contender.name), \(seconds) s)")
