@@ -6,6 +6,8 @@ struct BenchOptions {
     var quick = false
     /// The rule `--check` judges: "box" (the shipped defaults), "box:PRESET" or a peer's slug.
     var rule = "box"
+    /// `--check --fail-fast`: stop at the first failed run (a must-fail run needs only one).
+    var failFast = false
     /// Nights per 1 Hz receiver class in the full run (the target is 1,000).
     var nights = 1000
     /// Nights per held-out capture and receiver class.
@@ -33,7 +35,7 @@ struct BenchOptions {
         usage: anchor-bench [--quick] [--part all|main|main-good|main-poor|conditions|held-out] [--nights N]
                             [--drags N] [--condition-nights N] [--condition-drags N] [--held-out-nights N] [--held-out-drags N]
                             [--data DIR] [--plots DIR | --no-plots]
-               anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--data DIR]
+               anchor-bench --check [--rule box | box:one-fix | one-fix | delay-60 | ...] [--fail-fast] [--data DIR]
                anchor-bench --tune [--quick] [--data DIR]
                anchor-bench --receivers tune|held-out [--rule RULE] [--nights N] [--first K] [--drags N] [--models good,poor,coupled,noisy-speed,filter-speed,lagged-speed]
                anchor-bench --explore NIGHTS [--data DIR]
@@ -66,6 +68,7 @@ struct BenchOptions {
                 guard parts.count == 2, parts[0] <= parts[1] else { throw Refusal(description: "--swing-settle needs FIRST..LAST seeds") }
                 mode = .swingSettle(seeds: parts[0]..<(parts[1] + 1))
             case "--check": mode = .check
+            case "--fail-fast": failFast = true
             case "--rule": rule = try value()
             case "--part":
                 guard let p = Part(rawValue: try value()) else { throw Refusal(description: "--part is all, main, main-good, main-poor, conditions or held-out") }

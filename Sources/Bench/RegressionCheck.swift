@@ -51,6 +51,25 @@ enum RegressionCheck {
         (.laggedSpeed, [33]),
     ]
 
+    /// Nights of `ANCHOR_MUTANT_PROBE=CELL` (`MutantProbe`, its own seeds) that rang with one
+    /// Doppler guard removed alone, the trust gate in place, and not with the shipped rule nor on
+    /// position alone: a speed worked out from positions taken for a Doppler (`vi=0`, `vi=-1`,
+    /// `off=speed-lags`) at a 6 m margin on the good receiver; the noisy-speed receiver's own
+    /// speed noise hastening at a 15 m margin with the Doppler threshold at its floor (`vt=2`).
+    static let mutantNights: [(cell: String, nights: [Int])] = [
+        ("good:6:speed-from-positions-over-seconds", [9, 24]),
+        ("good:6:speed-from-position", [2]),
+        ("noisy-speed:15:plain", [49, 50]),
+    ]
+
+    /// Held-out nights of `anchor-bench --receivers held-out` (seed set 8) that rang on position
+    /// alone before the watch learnt its receiver's quick excursions (`WatchGuard.wanderReach`):
+    /// excursions 27 to 29 m beyond where the boat lay at a 20 m margin.
+    static let tracedHeldOutNights: [(ReceiverModel, [Int])] = [
+        (.filterSpeed, [1032, 1087]),
+        (.noisySpeed, [1164]),
+    ]
+
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
         let good = (ReceiverProfile.good(1), 10.0), poor = (ReceiverProfile.poor(1), 20.0)
@@ -181,24 +200,44 @@ enum RegressionCheck {
         // their 20 m margin: the nights of `anchor-bench --receivers tune` that rang with the
         // speed trusted without earning it (`ANCHOR_BOX_SET=off=doppler-trust`), fixed, and two
         // of the check's own per model.
+        /// Fixed nights (traced, or found by a probe), each by its own night number: no false alarm.
+        func fixedNights(_ name: String, _ nights: [Int], _ scenario: @escaping (Int) -> Scenario) {
+            out.append(Case(name: "\(name) \(nights.map(String.init).joined(separator: " ")): no false alarm",
+                            runs: nights.count, make: { _ in fatalError("fixed nights") },
+                            fixed: { scenario(nights[$0]) },
+                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+        }
+        /// Night `n` of a receiver model at its 20 m margin, as `anchor-bench --receivers` draws it
+        /// (seed set 7 tune, 8 held-out).
+        func modelled(_ profile: ReceiverProfile, _ set: UInt64) -> (Int) -> Scenario {
+            { Scenario(kind: .night, profile: profile, margin: ReceiverBench.margin,
+                       seed: DetectionBench.seed(set, profile.seedTag, 1, UInt64($0)), sources: []) }
+        }
         for (model, nights) in tracedReceiverNights {
             let profile = ReceiverProfile.modelled(model)
-            out.append(Case(name: "\(model.name) 20 m, traced nights \(nights.map(String.init).joined(separator: " ")): no false alarm",
-                            runs: nights.count, make: { _ in fatalError("fixed nights") },
-                            fixed: { run in
-                                Scenario(kind: .night, profile: profile, margin: ReceiverBench.margin,
-                                         seed: DetectionBench.seed(7, profile.seedTag, 1, UInt64(nights[run])), sources: [])
-                            },
-                            judge: { _, o, _ in o.firstAlarm.map { "rang at \(Format.fixed($0)) s on a night at anchor" } }))
+            fixedNights("\(model.name) 20 m, traced nights", nights, modelled(profile, 7))
             night("\(model.name) 20 m", (profile, ReceiverBench.margin), .plain, runs: 2)
+        }
+        // Each Doppler guard must matter on its own, with the trust gate in place (issue 24 item 9).
+        for (text, nights) in mutantNights {
+            guard let cell = MutantProbe.cell(text) else { fatalError("no cell \(text)") }
+            fixedNights("\(cell.profile.label) \(Format.fixed(cell.margin)) m, \(cell.condition.rawValue), mutant probe nights", nights) {
+                MutantProbe.night(cell, $0, sources: sources)
+            }
+        }
+        // The held-out nights that rang on position alone, from excursions far beyond the wander.
+        for (model, nights) in tracedHeldOutNights {
+            fixedNights("\(model.name) 20 m, held-out nights", nights, modelled(.modelled(model), 8))
         }
         return out
     }
 
-    /// Runs every case; returns the printed lines and the number of failed runs.
-    static func run(_ contender: Contender, sources: [NoiseCapture], progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int) {
+    /// Runs every case (with `failFast`, up to the first case with a failed run); returns the
+    /// printed lines and the number of failed runs.
+    static func run(_ contender: Contender, sources: [NoiseCapture], failFast: Bool = false,
+                    progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int) {
         var lines: [String] = [], failures = 0, total = 0
-        for (c, item) in cases(sources: sources).enumerated() {
+        for (c, item) in cases(sources: sources).enumerated() where !(failFast && failures > 0) {
             var failed: [String] = []
             for i in 0..<item.runs {
                 let s = item.fixed?(i) ?? item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))
@@ -236,7 +275,7 @@ extension RegressionCheck {
             guard s.exitT == nil ? t > ring - 60 : t > exit - 15, t <= ring + 1 else { continue }
             let n = r.watch.noise
             let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
-            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
+            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
         }
     }
 }

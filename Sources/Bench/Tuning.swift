@@ -71,6 +71,9 @@ enum Tuning {
         case "tm": s.dopplerTrustMargin = x
         case "ts": s.dopplerTrustSpan = .seconds(x)
         case "rs": s.dopplerReachSpan = .seconds(x)
+        case "ws": s.wanderReachSpan = .seconds(x)
+        case "wo": s.wanderOutingSpan = .seconds(x)
+        case "wt": s.wanderTail = x
         case "db": s.deadband = x
         case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)

@@ -28,6 +28,10 @@ do {
 }
 guard !library.sources.isEmpty else { fail("no stationary capture in \(options.data)/PROVENANCE.md") }
 let started = monotonicSeconds()
+if let cell = Process.environment("ANCHOR_MUTANT_PROBE") {
+    MutantProbe.run(cell, sources: library.sources)
+    Process.exit(0)
+}
 if let n = Process.environment("ANCHOR_PROBE").flatMap({ Int($0) }) {
     if let k = Process.environment("ANCHOR_PROBE_KNOTS").flatMap({ Double($0) }) {
         Probes.majority(sources: library.sources, drags: n, knots: k, settings: BoxTuning.defaults)
@@ -64,7 +68,7 @@ case .explore(let nights):
 case .check:
     guard let contender = Contender.named(options.rule) else { fail("no rule named \(options.rule)") }
     print("Regression check: \(contender.name), fixed seeds; every run must pass.")
-    let result = RegressionCheck.run(contender, sources: library.sources) { print($0) }
+    let result = RegressionCheck.run(contender, sources: library.sources, failFast: options.failFast) { print($0) }
     let seconds = Format.fixed(monotonicSeconds() - started)
     if result.failures > 0 {
         print("check: FAIL: \(result.failures) of \(result.runs) runs failed (\(contender.name), \(seconds) s)")

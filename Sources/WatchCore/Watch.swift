@@ -85,6 +85,9 @@ public struct Watch: Sendable {
         var widened: Bool
         /// It stood beyond the alert radius when it came: it says the boat is outside.
         var beyond = false
+        /// The receiver's excursion reach when it came (`NoiseEstimate.wanderReach`, m; 0 with
+        /// its guard off).
+        var reach = 0.0
     }
 
     /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
@@ -145,6 +148,17 @@ public struct Watch: Sendable {
         public internal(set) var speedReach = 0.0
         var pendingReach = 0.0
         public internal(set) var reachFor = 0.0
+        /// What the position has shown at anchor: the farthest a fix stood from where the boat
+        /// lay (the level), either way, in an outing that came back across the level within
+        /// `wanderOutingSpan` (m), fading over `wanderReachSpan`; the outing under way (when it
+        /// started, its farthest, its side). Learnt from every fix, whatever the evidence: a
+        /// receiver's rare quick excursions (20 to 30 m out and back within a minute, heavy
+        /// tails its RMS wander hardly shows) are the ones that build evidence. A drag never
+        /// comes back, so it never teaches the reach.
+        public internal(set) var wanderReach = 0.0
+        var outingPeak = 0.0
+        var outingStart: Instant?
+        var outingOut = true
 
         /// The reported speed tells something the positions don't: measured for a minute, and
         /// differing from the positions' own change by at least `doppler_independence` of it.
@@ -455,6 +469,7 @@ public struct Watch: Sendable {
         // wander measured on its own fixes all along, and keeps the deadband.
         let widened = weak && noise.weakFor < 0.9 * noise.measuredFor && !settings.guardsOff.contains(.weakDeadband)
         var sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
+        sample.reach = learnWanderReach(distance: distance, gap: gap, at: t)
         sample.beyond = credit(sample, gap: gap) > 0
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
@@ -524,7 +539,13 @@ public struct Watch: Sendable {
     @discardableResult
     private mutating func credit(_ s: Sample, gap: Double) -> Double {
         if gap > 1 { evidence *= expCore(-(gap - 1) / settings.memory.seconds) }
-        let sigma = noise.sigma(settings) * s.scale
+        // On position alone a fix beyond the radius has a wander of at least the receiver's
+        // quick excursions' reach over `wanderTail`: a receiver whose rare excursions stand far
+        // beyond its RMS wander (heavy tails) is judged by them. The Doppler, once trusted above
+        // the speed's own reach, is evidence those excursions never give; and a fix inside takes
+        // evidence away in the plain wander, as without the reach.
+        let plain = noise.sigma(settings) * s.scale
+        let sigma = s.moving || s.distance <= radius.value ? plain : max(plain, s.reach / settings.wanderTail)
         let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
@@ -581,6 +602,34 @@ public struct Watch: Sendable {
                 noise.pendingReach = 0
             }
         }
+    }
+
+    /// The excursion reach (`NoiseEstimate.wanderReach`) from a fix at `distance`, `gap` seconds
+    /// after the last; returns the reach as it stood before this fix, 0 before the level is
+    /// known or with the guard off.
+    private mutating func learnWanderReach(distance: Double, gap: Double, at t: Instant) -> Double {
+        guard let level = noise.level else { return 0 }
+        noise.wanderReach *= expCore(-min(gap, 10) / settings.wanderReachSpan.seconds)
+        let reach = noise.wanderReach
+        // Until the level has been measured for a swing span it is still finding where the boat
+        // lies (the boat falling back on its rode from where it was marked): no outing yet.
+        guard noise.measuredFor >= settings.swingSpan.seconds else {
+            noise.outingStart = nil
+            return settings.guardsOff.contains(.wanderReach) ? 0 : reach
+        }
+        let e = distance - level
+        if noise.outingStart != nil, (e > 0) == noise.outingOut {
+            noise.outingPeak = max(noise.outingPeak, abs(e))
+        } else {
+            // The outing crossed back over the level: a quick one was the receiver's.
+            if let start = noise.outingStart, t - start <= settings.wanderOutingSpan {
+                noise.wanderReach = max(noise.wanderReach, noise.outingPeak)
+            }
+            noise.outingStart = t
+            noise.outingPeak = abs(e)
+            noise.outingOut = e > 0
+        }
+        return settings.guardsOff.contains(.wanderReach) ? 0 : reach
     }
 
     /// Compares the reported radial speed with the change of the distance since the last fix.

@@ -21,4 +21,7 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// The Doppler counts only where the receiver's speed has earned it at anchor: measured for
     /// `dopplerTrustSpan`, and faster than `dopplerTrustMargin` times its reach.
     case dopplerTrust = "doppler-trust"
+    /// On position alone a fix counts only beyond the receiver's own excursions at anchor
+    /// (`NoiseEstimate.wanderReach`) as well as beyond the radius.
+    case wanderReach = "wander-reach"
 }

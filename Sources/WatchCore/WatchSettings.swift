@@ -70,6 +70,14 @@ public struct WatchSettings: Hashable, Sendable {
     public var dopplerTrustSpan: Duration = .seconds(600)
     public var dopplerTrustMargin: Double = 2
     public var dopplerReachSpan: Duration = .seconds(21_600)
+    /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
+    /// stood from where the boat lay, either way, in an outing that came back within
+    /// `wanderOutingSpan`) fades over `wanderReachSpan`. On position alone a fix's wander is at
+    /// least that reach over `wanderTail`: a receiver whose rare quick excursions (30 m at a 20 m
+    /// margin) stand far beyond its RMS wander is judged by them.
+    public var wanderReachSpan: Duration = .seconds(21_600)
+    public var wanderOutingSpan: Duration = .seconds(90)
+    public var wanderTail: Double = 3
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
