@@ -16,8 +16,9 @@ import WatchCore
 /// `retryAfter`; everything else on the box goes on.
 ///
 /// Driven by what the box means (`SirenOutput`: alarm, fault, chirp, not saved), never by a
-/// pattern to decode: the siren keeps the priority and sounds its own two-tone alarm
-/// (`SoundDesign.alarmSiren`). `play(_:now:)` plays any pattern once (test-alarm).
+/// pattern to decode: the priority is `SoundPriority`'s, the same the buzzer follows, and the
+/// siren sounds its own two-tone alarm (`SoundDesign.alarmSiren`). `play(_:now:)` plays any
+/// pattern once (test-alarm).
 public final class ALSASiren: SirenOutput {
     /// What the box still does without the siren, the end of its fault's words (a box whose
     /// buzzer can't sound either says otherwise: `SystemsCheck.told`).
@@ -28,13 +29,10 @@ public final class ALSASiren: SirenOutput {
     private var pcm: OpaquePointer?
     private var channels = 1
     private var bufferFrames = 0
-    private var alarmOn = false
-    private var faultOn = false
-    private var oneShot: SoundPattern?
-    /// A pattern played through `SoundOutput.play`: under no priority of the siren's own.
-
-    private enum Sound: Equatable { case alarm, fault, oneShot }
-    private var playing: Sound?
+    /// What the box asks for, and which of it is heard.
+    private var priority = SoundPriority()
+    /// What the card plays: `priority.heard` unless the card could not start it.
+    private var playing: SoundPriority.Sound?
     private var generator: ToneGenerator?
     /// When the last samples of a one-shot sound will have left the speaker.
     private var drainedAt: Instant?
@@ -76,13 +74,12 @@ public final class ALSASiren: SirenOutput {
     // MARK: - What the loop calls
 
     public func setAlarm(_ on: Bool, now: Instant) {
-        alarmOn = on
-        if on { oneShot = nil }
+        priority.setAlarm(on)
         resume(now: now)
     }
 
     public func setFault(_ on: Bool, now: Instant) {
-        faultOn = on
+        priority.setFault(on)
         resume(now: now)
     }
 
@@ -92,21 +89,20 @@ public final class ALSASiren: SirenOutput {
 
     /// Plays any pattern once (test-alarm), like a chirp.
     public func play(_ pattern: SoundPattern, now: Instant) {
-        guard !alarmOn else { return }
-        oneShot = pattern
+        guard priority.play(pattern) else { return }
         if playing == .oneShot { playing = nil }  // a new one-shot restarts, even the same one
         resume(now: now)
     }
 
     /// Silence at once, everything off.
     public func stopAll() {
-        alarmOn = false
-        faultOn = false
-        oneShot = nil
+        priority.silence()
         silence()
     }
 
     public var isSounding: Bool { playing != nil }
+    /// What the card plays: what `SoundPriority` says is heard, while the card works.
+    public var sounding: SoundPriority.Sound? { playing }
     public var isRunning: Bool { pcm.map { snd_pcm_state($0) == SND_PCM_STATE_RUNNING } ?? false }
     public var deviceOpen: Bool { pcm != nil }
 
@@ -156,21 +152,16 @@ public final class ALSASiren: SirenOutput {
     // MARK: - Playing
 
     private func resume(now: Instant) {
-        let want: (Sound, SoundPattern)?
-        if alarmOn {
-            want = (.alarm, SoundDesign.alarmSiren)
-        } else if let oneShot {
-            want = (.oneShot, oneShot)
-        } else if faultOn {
-            want = (.fault, SoundDesign.fault)
-        } else {
-            want = nil
+        guard let sound = priority.heard else { return silence() }
+        guard sound != playing else { return }
+        switch sound {
+        case .alarm: start(sound, SoundDesign.alarmSiren, now: now)
+        case .oneShot: if let p = priority.oneShot { start(sound, p, now: now) }
+        case .fault: start(sound, SoundDesign.fault, now: now)
         }
-        guard let (sound, pattern) = want else { return silence() }
-        if sound != playing { start(sound, pattern, now: now) }
     }
 
-    private func start(_ sound: Sound, _ pattern: SoundPattern, now: Instant) {
+    private func start(_ sound: SoundPriority.Sound, _ pattern: SoundPattern, now: Instant) {
         guard let pcm else {
             playing = nil
             return  // the .siren fault is raised; the buzzer still rings
@@ -202,7 +193,7 @@ public final class ALSASiren: SirenOutput {
 
     private func finishOneShot(now: Instant) {
         drainedAt = nil
-        oneShot = nil
+        priority.oneShotEnded()
         if playing == .oneShot { silence() }
         resume(now: now)
     }
