@@ -43,7 +43,7 @@ final class SnapshotWriter {
 
     /// Never fails: a directory it can't make is `lastError`, and every write tries again, so the
     /// parts that publish the status it builds (MQTT) work without the file.
-    init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(30),
+    init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(RuntimeSection().statusInterval),
          fitted: Set<SystemsCheck.Component>, absent: Set<SystemsCheck.Component> = []) {
         self.directory = directory
         self.interval = interval

@@ -79,12 +79,10 @@ enum TestAlarmCommand: Command {
             }
         }
 
-        // The siren: opened first (that takes a moment), so the parts start together.
-        var siren: ALSASiren?
+        // The siren, as `run` builds it: opened first (that takes a moment), so the parts start
+        // together.
+        let siren = Wiring(config: config, now: MonotonicClock.now()).siren()
         var sirenFault: Fault?
-        if config.siren.enabled {
-            siren = ALSASiren(settings: config.siren.settings, now: MonotonicClock.now())
-        }
         let start = MonotonicClock.now()
         // The buzzer first: starting the siren takes a moment, the first buzz should not.
         var buzzing = SoundDesign.alarmBuzz.isOn(at: .zero) && buzzer != nil
@@ -153,9 +151,9 @@ enum TestAlarmCommand: Command {
             if let sirenFault {
                 report(sirenFault.message, failure: true)
             } else if siren.framesWritten > 0 {
-                report("Siren: sounded on \"\(config.siren.settings.device)\"")
+                report("Siren: sounded on \"\(siren.settings.device)\"")
             } else {
-                report("Siren: \"\(config.siren.settings.device)\" took no sound, the buzzer still rings", failure: true)
+                report("Siren: \"\(siren.settings.device)\" took no sound, \(ALSASiren.consequence)", failure: true)
             }
         }
         // Nothing sounded: the box could not ring tonight, and that is the first thing to say.

@@ -45,8 +45,8 @@ enum NetworkOutputs {
     static func nmea(config: Configuration, now: Instant) -> Part {
         var settings = config.nmea
         if let problem = NetworkChecks.talkerProblem(settings.talker) {
-            Console.error("NMEA: \(problem); using II")
-            settings.talker = "II"
+            settings.talker = NMEASettings().talker
+            Console.error("NMEA: \(problem); using \(settings.talker)")
         }
         let nmea = NMEAOutput(settings: settings, wall: WallClock.seconds, now: now)
         Console.out("NMEA: \(nmea.row.answer)")
