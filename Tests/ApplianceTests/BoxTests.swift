@@ -2,6 +2,7 @@
 import Drivers
 import Journal
 import JournalTestSupport
+import Posix
 import Signals
 import WatchCore
 import XCTest
@@ -28,8 +29,8 @@ final class BoxTests: XCTestCase {
         func chirp(_ chirp: Chirp, now: Instant) { trace.events.append("siren chirp") }
         func notSaved(now: Instant) { trace.events.append("siren not saved") }
         func stopAll() { trace.events.append("siren stop") }
-        func pollRequests() -> [PollRequest] { [] }
-        func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] { [] }
         func nextDeadline() -> Instant? { nil }
     }
 

@@ -27,9 +27,9 @@ final class LoopNeverWaitsTests: XCTestCase {
         var steps: [(Instant, () -> Void)]
         init(_ steps: [(Instant, () -> Void)]) { self.steps = steps }
         var polled: Pollable? { self }
-        func pollRequests() -> [PollRequest] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
         func nextDeadline() -> Instant? { steps.first?.0 }
-        func service(ready: [PollRequest], now: Instant) -> [Event] {
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] {
             while let first = steps.first, first.0 <= now {
                 steps.removeFirst()
                 first.1()

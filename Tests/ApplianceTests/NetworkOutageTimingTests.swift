@@ -263,7 +263,7 @@ final class NetworkOutageTimingTests: XCTestCase {
             return inner.nextDeadline(now: now)
         }
         func pollSources() -> [Pollable] { inner.pollSources() }
-        func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+        func serve(_ ready: [(Pollable, [PollDescriptor])], now: Instant) {
             let v = voluntarySwitches()
             if let polled { sleptInPoll += v - polled }
             turnStart = v

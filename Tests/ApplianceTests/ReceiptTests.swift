@@ -22,8 +22,8 @@ final class ReceiptTests: XCTestCase {
         func chirp(_ chirp: Chirp, now: Instant) { played.append(SoundDesign.chirp(chirp)) }
         func notSaved(now: Instant) { played.append(SoundDesign.notSaved) }
         func stopAll() {}
-        func pollRequests() -> [PollRequest] { [] }
-        func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] { [] }
         func nextDeadline() -> Instant? { nil }
     }
 

@@ -1,5 +1,6 @@
 import Drivers
 import Glibc
+import Posix
 import Signals
 import SignalsTestSupport
 import WatchCore
@@ -65,10 +66,10 @@ final class ALSASirenTests: XCTestCase {
         var events: [Event] = []
         var turns = 0
         while !done(), turns < maxTurns {
-            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 0)
             clock = clock + .milliseconds(10)
-            let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+            let ready = fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }
             events += siren.service(ready: ready, now: clock)
             turns += 1
         }

@@ -1,4 +1,5 @@
 import Drivers
+import Posix
 import Signals
 import WatchCore
 
@@ -31,9 +32,9 @@ final class BuzzerPlayer: Pollable {
     /// stopped).
     func isPlaying(now: Instant) -> Bool { player.isPlaying(at: now) }
 
-    func pollRequests() -> [PollRequest] { [] }
+    func pollRequests() -> [PollDescriptor] { [] }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         apply(now)
         return []
     }

@@ -94,7 +94,7 @@ enum TestAlarmCommand: Command {
         let ringLength = RingTestPattern.step * frames.count
         let end = start + max(ringLength, buzzer == nil ? .zero : buzzerLength)
         var shown = 0
-        var ready: [PollRequest] = []
+        var ready: [PollDescriptor] = []
         while true {
             let now = MonotonicClock.now()
             let elapsed = now - start
@@ -119,13 +119,13 @@ enum TestAlarmCommand: Command {
             if elapsed < buzzerLength, let next = SoundDesign.alarmBuzz.nextChange(after: elapsed) { wake.append(start + next) }
             if let d = siren?.nextDeadline() { wake.append(d) }
             let timeout = max(0, min(100, Int32(((wake.min()! - now).seconds * 1000).rounded(.up))))
-            var fds = (siren?.pollRequests() ?? []).map { PollDescriptor(fd: $0.fd, events: $0.events) }
+            var fds = siren?.pollRequests() ?? []
             if fds.isEmpty {
                 MonotonicClock.sleep(seconds: Double(timeout) / 1000)
             } else {
                 _ = try? Poll.wait(&fds, timeoutMilliseconds: timeout)
             }
-            ready = fds.filter { $0.returned != 0 }.map { PollRequest(fd: $0.fd, events: $0.returned) }
+            ready = fds.filter { $0.happened != 0 }
         }
         buzzer?.set(on: false)
         if let b = buzzer {

@@ -1,5 +1,6 @@
 import Drivers
 import Journal
+import Posix
 import WatchCore
 
 /// The running box: the watch, its inputs and outputs, and the rules for carrying out the
@@ -246,7 +247,7 @@ final class Box {
     /// (unless an event this turn already took the watch to `now`). A `BoxServer` is
     /// handed the box, so its replies can wait for the journal; every other source's events are
     /// handled here.
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+    func serve(_ ready: [(Pollable, [PollDescriptor])], now: Instant) {
         turn(now: now) {
             for (source, requests) in ready { dispatch(source, requests, now: now) }
             // The sources are a handful: identity scans, no sets built per turn.
@@ -263,7 +264,7 @@ final class Box {
         }
     }
 
-    private func dispatch(_ source: Pollable, _ requests: [PollRequest], now: Instant) {
+    private func dispatch(_ source: Pollable, _ requests: [PollDescriptor], now: Instant) {
         // The servers are a handful (the control socket, the network inputs): an identity scan.
         for server in servers where server === source { return server.serve(requests, now: now, box: self) }
         for event in source.service(ready: requests, now: now) { handle(event, now: now) }

@@ -105,11 +105,11 @@ public final class GPSDClient: Pollable {
 
     // MARK: - Pollable
 
-    public func pollRequests() -> [PollRequest] {
+    public func pollRequests() -> [PollDescriptor] {
         switch phase {
         case .waiting: return []
-        case .connecting(let probe, _, _, _): return [PollRequest(fd: probe.fd, events: PollEvents.writable)]
-        case .streaming: return connection.fd.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? []
+        case .connecting(let probe, _, _, _): return [PollDescriptor(fd: probe.fd, wanted: PollEvents.writable)]
+        case .streaming: return connection.fd.map { [PollDescriptor(fd: $0, wanted: PollEvents.readable)] } ?? []
         }
     }
 
@@ -133,7 +133,7 @@ public final class GPSDClient: Pollable {
         return next
     }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         switch phase {
         case .waiting(let until):
             if now >= until { attempt(now) }
@@ -148,7 +148,7 @@ public final class GPSDClient: Pollable {
             let fd = connection.fd
             let event = ready.first { $0.fd == fd }
             if event != nil || bufferedSince != nil {
-                readBatch(revents: event?.events ?? 0, now: now)
+                readBatch(revents: event?.happened ?? 0, now: now)
             }
         }
         evaluate(now)

@@ -1,3 +1,4 @@
+import Posix
 import Signals
 import WatchCore
 
@@ -65,9 +66,9 @@ public final class LEDRing: Pollable {
 
     public func nextDeadline(now: Instant) -> Instant? { nextDeadline(after: now) }
 
-    public func pollRequests() -> [PollRequest] { [] }
+    public func pollRequests() -> [PollDescriptor] { [] }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         defer { pending.removeAll() }
         return pending
     }
