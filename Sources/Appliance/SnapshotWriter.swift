@@ -155,7 +155,7 @@ final class SnapshotWriter {
     }
 
     /// The snapshot of `status`, as this box writes it (and as MQTT publishes the status the
-    /// box announces, `Announcement`).
+    /// box announces, `AnnouncedStatus`).
     func snapshot(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row]) -> StatusSnapshot {
         var snapshot = StatusSnapshot(
             status: status, now: now, wall: wall, writer: writer(),

@@ -1,4 +1,4 @@
-/// Which of the box's sounds is heard now, for both voices (the buzzer's `Annunciator` and the
+/// Which of the box's sounds is heard now, for both voices (the buzzer's `BuzzerAndSiren` and the
 /// siren): the one place the priority is decided. The alarm outranks everything, and a one-shot
 /// sound (a chirp, "not saved", test-alarm's pattern) asked for while it rings is dropped: the
 /// alarm says more. A one-shot plays over the fault pattern, which resumes when it ends; a new

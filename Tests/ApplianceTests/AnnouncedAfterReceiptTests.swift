@@ -122,7 +122,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
         var outcome: DecisionOutcome?
         t.rig.box.handle(.decision(.snooze(episode: t.rig.box.watch.alarm.episode!)), now: t.rig.now) { outcome = $0 }
         XCTAssertEqual(t.rig.box.watch.alarm.kind, .snoozed, "the watch is snoozed at once")
-        XCTAssertFalse(t.rig.box.annunciator.isAlarmSounding, "the sound stops at once")
+        XCTAssertFalse(t.rig.box.buzzerAndSiren.isAlarmSounding, "the sound stops at once")
         XCTAssertNil(outcome)
         // While the record syncs: fixes come and go, and nothing on the network says silenced.
         t.rig.fixes(east: 90, count: 2)
@@ -238,7 +238,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
     /// stays fresh; a ring is told at once and stays told.
     func testTheHeldStatusKeepsTheReadingFreshAndTellsARing() {
         let (holding, _) = Statuses.holding()
-        var a = Announcement()
+        var a = AnnouncedStatus()
         XCTAssertEqual(a.status(live: holding, waiting: false), holding)
         var later = holding
         later.radius = 45

@@ -75,7 +75,7 @@ final class BoxTests: XCTestCase {
             s.noisePrior = 5
             s.radius = 30
             box = Box(watch: Watch(settings: s), sources: [],
-                      annunciator: Annunciator(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: DesignedSounds()),
                       log: log, wall: { 1_700_000_000 })
         }
 
@@ -175,7 +175,7 @@ final class BoxTests: XCTestCase {
         rig.trace.events.removeAll()
         rig.box.handle(.armSwitch(on: false), now: rig.now)
         XCTAssertTrue(rig.trace.events.contains("siren alarm off"), "\(rig.trace.events)")
-        XCTAssertFalse(rig.box.annunciator.isAlarmSounding)
+        XCTAssertFalse(rig.box.buzzerAndSiren.isAlarmSounding)
         // After the disarm chirp ends, the line is low.
         rig.now = rig.now + .seconds(2)
         rig.box.serve([], now: rig.now)
@@ -207,7 +207,7 @@ final class ChirpTimingTests: XCTestCase {
         s.radius = 30
         let gps = SimulatedGPS(.script(.hold), start: .zero)
         let box = Box(watch: Watch(settings: s), sources: [gps],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
         var now = Instant.zero
         func runUntil(_ end: Instant) {
             while let next = box.nextDeadline(now: now), next <= end {

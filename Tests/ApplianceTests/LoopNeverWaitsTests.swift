@@ -128,7 +128,7 @@ final class LoopNeverWaitsTests: XCTestCase {
         // Ringing at once, as after a restart with the alarm latched.
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
                     lastEpisode: 1, now: start)
-        XCTAssertTrue(box.annunciator.isAlarmSounding)
+        XCTAssertTrue(box.buzzerAndSiren.isAlarmSounding)
         slowFrom()
 
         var outcome: DecisionOutcome?

@@ -43,7 +43,7 @@ final class ReceiptTests: XCTestCase {
             var s = WatchSettings()
             s.radius = 30
             box = Box(watch: Watch(settings: s), sources: [],
-                      annunciator: Annunciator(buzzer: nil, siren: sounds, book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: nil, siren: sounds, book: DesignedSounds()),
                       log: log, wall: { 1_700_000_000 })
             log.pace = { [unowned box] in TrackPace(of: box.watch) }
             box.onReceipt = { [unowned self] r, saved, _ in receipts.append((r, saved)) }

@@ -14,7 +14,7 @@ final class SoundingFaultTests: XCTestCase {
 
         init() {
             box = Box(watch: Watch(settings: WatchSettings()), sources: [],
-                      annunciator: Annunciator(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
                       log: BoxTests.FakeLog(trace), wall: { 1_700_000_000 })
         }
 

@@ -199,8 +199,8 @@ final class ALSASirenTests: XCTestCase {
     }
 
     /// The siren plays what `SoundPriority` says is heard, after every step of a random mix of
-    /// what the box can ask for: it decides no priority of its own (the annunciator is held to
-    /// the same in `AnnunciatorPriorityTests`).
+    /// what the box can ask for: it decides no priority of its own (the buzzerAndSiren is held to
+    /// the same in `BuzzerAndSirenPriorityTests`).
     func testTheSirenSoundsWhatSoundPriorityHears() throws {
         let siren = try self.siren("aa_priority")
         var reference = SoundPriority()

@@ -1,7 +1,7 @@
 import Signals
 import XCTest
 
-/// The one priority both voices follow (the buzzer's annunciator and the siren: their own tests
+/// The one priority both voices follow (the buzzer's buzzerAndSiren and the siren: their own tests
 /// hold each to it, step by step).
 final class SoundPriorityTests: XCTestCase {
     let chirp = SoundPattern([.init(880, .milliseconds(80))])

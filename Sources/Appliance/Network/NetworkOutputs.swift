@@ -4,7 +4,7 @@ import WatchCore
 
 /// The parts on the boat's network, each only when its section enables it. None is on the
 /// path from a fix to the buzzer: each is told after the box has acted (a decision only once
-/// its receipt is in, `Announcement`), and a source whose descriptors join the one poll; none
+/// its receipt is in, `AnnouncedStatus`), and a source whose descriptors join the one poll; none
 /// can stop or delay the box.
 enum NetworkOutputs {
     /// `snapshot` builds the status MQTT publishes (the same one the status file holds).

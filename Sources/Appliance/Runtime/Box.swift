@@ -10,20 +10,20 @@ final class Box {
     private(set) var watch: Watch
     /// Everything the loop polls, in start order: the sources given, then the parts'.
     let sources: [Pollable]
-    let annunciator: Annunciator
+    let buzzerAndSiren: BuzzerAndSiren
     var log: DecisionLog?
     /// The parts, in start order (`Wiring.parts`), sorted once below by what each does.
     let parts: [Part]
     /// Shown the status as it is, once a turn.
     private let observers: [BoxObserver]
-    /// Shown `Announcement`'s status (the network outputs), so they learn a decision only with
+    /// Shown the `AnnouncedStatus` (the network outputs), so they learn a decision only with
     /// its receipt, and a ringing alarm at once. Settable for tests that tell their own.
     var announcers: [BoxObserver]
     private let listeners: [BoxListener]
     /// The sources that are handed the box (`BoxServer`).
     private let servers: [BoxServer]
     private let checked: [CheckedPart]
-    private var announcement = Announcement()
+    private var announced = AnnouncedStatus()
     /// A test's ear for receipts; the product's parts hear them as `BoxListener`s.
     var onReceipt: ((Receipt, _ saved: Bool, Instant) -> Void)?
     private let wall: () -> Double
@@ -37,11 +37,11 @@ final class Box {
     private var turnDepth = 0
     private var refreshOwed = false
 
-    init(watch: Watch, sources: [Pollable] = [], annunciator: Annunciator, log: DecisionLog?,
+    init(watch: Watch, sources: [Pollable] = [], buzzerAndSiren: BuzzerAndSiren, log: DecisionLog?,
          wall: @escaping () -> Double, parts: [Part] = []) {
         self.watch = watch
         self.sources = sources + parts.compactMap(\.polled)
-        self.annunciator = annunciator
+        self.buzzerAndSiren = buzzerAndSiren
         self.log = log
         self.wall = wall
         self.parts = parts
@@ -61,7 +61,7 @@ final class Box {
     /// A clean stop: every part in reverse start order, then the sound off.
     func stop(now: Instant) {
         for part in parts.reversed() { part.stop(now: now) }
-        annunciator.silence()
+        buzzerAndSiren.silence()
     }
 
     /// Brings back what the journal remembered. A latched alarm sounds before anything else.
@@ -112,12 +112,12 @@ final class Box {
         // First what must not wait: the alarm, the fault pattern, refusals and plain chirps.
         for action in actions {
             switch action {
-            case .alarmSound(let on): annunciator.alarm(on: on, now: now)
-            case .faultSound(let on): annunciator.fault(on: on, now: now)
+            case .alarmSound(let on): buzzerAndSiren.alarm(on: on, now: now)
+            case .faultSound(let on): buzzerAndSiren.fault(on: on, now: now)
             case .refused(_, let why):
-                annunciator.chirp(.refusal, now: now)
+                buzzerAndSiren.chirp(.refusal, now: now)
                 reply?(.refused(why))
-            case .chirp(let c): annunciator.chirp(c, now: now)
+            case .chirp(let c): buzzerAndSiren.chirp(c, now: now)
             default: break
             }
         }
@@ -173,9 +173,9 @@ final class Box {
     /// The receipt a durable record earns, or the "not saved" outcome, on every surface.
     private func confirm(_ receipt: Receipt, chirp: Chirp, saved: Bool, reply: ((DecisionOutcome) -> Void)?, now: Instant) {
         if saved {
-            annunciator.chirp(chirp, now: now)
+            buzzerAndSiren.chirp(chirp, now: now)
         } else {
-            annunciator.notSaved(now: now)
+            buzzerAndSiren.notSaved(now: now)
         }
         reply?(.accepted(receipt, saved: saved))
         // The ring's confirmation and the console's line follow this, never the decision itself.
@@ -194,12 +194,12 @@ final class Box {
     /// Brings outputs up to date with the watch at `now`.
     func refresh(now: Instant) {
         refreshOwed = false
-        annunciator.update(now: now)
+        buzzerAndSiren.update(now: now)
         let status = Self.status(of: &watch, at: now)
         let rows = checks
         for o in observers { o.show(status, checks: rows, now: now) }
         guard !announcers.isEmpty else { return }
-        let told = announcement.status(live: status, waiting: !awaiting.isEmpty)
+        let told = announced.status(live: status, waiting: !awaiting.isEmpty)
         for a in announcers { a.show(told, checks: rows, now: now) }
     }
 
@@ -215,7 +215,7 @@ final class Box {
     /// turn, at its end inside one: they show where the turn left the watch, not each step.
     private func refreshSoon(now: Instant) {
         guard turnDepth > 0 else { return refresh(now: now) }
-        annunciator.update(now: now)
+        buzzerAndSiren.update(now: now)
         refreshOwed = true
     }
 
@@ -234,7 +234,7 @@ final class Box {
             guard let t else { return }
             next = next.map { min($0, t) } ?? t
         }
-        consider(annunciator.nextDeadline(now: now))
+        consider(buzzerAndSiren.nextDeadline(now: now))
         consider(log?.nextDeadline())
         for o in observers { consider(o.nextDeadline(now: now)) }
         for a in announcers { consider(a.nextDeadline(now: now)) }

@@ -66,7 +66,7 @@ extension Wiring {
     struct Devices {
         /// The drivers, in start order: the GPS, the buzzer, the controls, the ring, the siren.
         var drivers: [Part] = []
-        /// What the annunciator drives.
+        /// What the buzzerAndSiren drives.
         var buzzer: BuzzerLine?
         var siren: SirenOutput?
         /// Raised once the box runs: a bad configuration, a missing GPS, a line not to be had.
@@ -145,11 +145,11 @@ extension Wiring {
         return parts
     }
 
-    /// The box over `parts`: the watch from the configuration, the annunciator over the
+    /// The box over `parts`: the watch from the configuration, the buzzerAndSiren over the
     /// devices' buzzer and siren, the journal's pace read from the watch.
     func box(_ devices: Devices, journal: JournalLog, parts: [Part]) -> Box {
         let box = Box(watch: Watch(settings: config.watchSettings),
-                      annunciator: Annunciator(buzzer: devices.buzzer, siren: devices.siren, book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: devices.buzzer, siren: devices.siren, book: DesignedSounds()),
                       log: journal, wall: WallClock.seconds, parts: parts)
         journal.pace = { [unowned box] in box.trackPace }
         return box

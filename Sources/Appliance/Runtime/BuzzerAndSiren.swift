@@ -7,7 +7,7 @@ import WatchCore
 /// alarm over everything; a one-shot (a chirp, "not saved") over the fault pattern, which
 /// resumes after it. The siren hears the same decisions by name and follows the same priority
 /// in its own voice.
-final class Annunciator {
+final class BuzzerAndSiren {
     private let buzzer: BuzzerLine?
     private let siren: SirenOutput?
     private let book: SoundBook

@@ -5,15 +5,15 @@ import WatchCore
 import XCTest
 
 /// The buzzer plays what `SoundPriority` says is heard, after every step of a long random mix
-/// of what the box can ask for: the annunciator decides no priority of its own.
+/// of what the box can ask for: the buzzerAndSiren decides no priority of its own.
 /// (`ALSASirenTests.testTheSirenSoundsWhatSoundPriorityHears` holds the siren to the same.)
-final class AnnunciatorPriorityTests: XCTestCase {
+final class BuzzerAndSirenPriorityTests: XCTestCase {
     final class Line: BuzzerLine {
         func set(on: Bool) {}
     }
 
     func testTheBuzzerPlaysWhatSoundPriorityHears() {
-        let annunciator = Annunciator(buzzer: Line(), siren: nil, book: DesignedSounds())
+        let buzzerAndSiren = BuzzerAndSiren(buzzer: Line(), siren: nil, book: DesignedSounds())
         var reference = SoundPriority()
         var now = Instant.zero
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
@@ -23,26 +23,26 @@ final class AnnunciatorPriorityTests: XCTestCase {
             let op = Int((seed >> 33) % 7)
             switch op {
             case 0, 1:
-                annunciator.alarm(on: op == 0, now: now)
+                buzzerAndSiren.alarm(on: op == 0, now: now)
                 reference.setAlarm(op == 0)
             case 2, 3:
-                annunciator.fault(on: op == 2, now: now)
+                buzzerAndSiren.fault(on: op == 2, now: now)
                 reference.setFault(op == 2)
             case 4:
-                annunciator.chirp(.mark, now: now)
+                buzzerAndSiren.chirp(.mark, now: now)
                 _ = reference.play(DesignedSounds().chirp(.mark))
             case 5:
-                annunciator.notSaved(now: now)
+                buzzerAndSiren.notSaved(now: now)
                 _ = reference.play(DesignedSounds().notSaved)
             default:
                 // Past the longest one-shot: it has ended.
                 now = now + .seconds(5)
-                annunciator.update(now: now)
+                buzzerAndSiren.update(now: now)
                 reference.oneShotEnded()
             }
             now = now + .milliseconds(10)
-            annunciator.update(now: now)
-            XCTAssertEqual(annunciator.sounding, reference.heard, "step \(step), op \(op)")
+            buzzerAndSiren.update(now: now)
+            XCTAssertEqual(buzzerAndSiren.sounding, reference.heard, "step \(step), op \(op)")
             seen.insert("\(String(describing: reference.heard))")
         }
         XCTAssertEqual(seen.count, 4, "the mix reached every sound and silence: \(seen)")
