@@ -671,7 +671,7 @@ public struct Watch: Sendable {
     func gpsLostText(at now: Instant) -> String? {
         guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
         let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
-        return Copy.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+        return Words.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
     }
 
     /// Judged this long without a break clears the GPS fault.
@@ -699,7 +699,7 @@ public struct Watch: Sendable {
                 var reason = CantJudgeReason.noReading
                 if case .cantJudge(let why) = verdict { reason = why }
                 let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
-                let fault = Fault(.gpsLost, Copy.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
+                let fault = Fault(.gpsLost, Words.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
                 gpsLostRaised = (fault, now, reason, judgeable)
                 raise(fault, into: &out)
             }

@@ -47,8 +47,8 @@ final class FaultSnoozeTests: XCTestCase {
         if let (receipt, saved) = rig.receipts.first {
             XCTAssertTrue(receipt.silencesFault)
             XCTAssertTrue(saved)
-            XCTAssertEqual(Copy.receipt(receipt, now: rig.now),
-                           "Fault sound snoozed for \(Copy.countdown(rig.box.watch.settings.snooze)): it sounds again if the fault is still there")
+            XCTAssertEqual(Words.receipt(receipt, now: rig.now),
+                           "Fault sound snoozed for \(Words.countdown(rig.box.watch.settings.snooze)): it sounds again if the fault is still there")
         }
         XCTAssertEqual(rig.sounds.played.last, SoundDesign.chirp(.snooze), "the snooze chirp, as for a snoozed alarm")
         XCTAssertEqual(rig.box.watch.alarm, .armed, "no alarm was answered")

@@ -222,7 +222,7 @@ public final class GPSDClient: Pollable {
         downSince = nil
         lastFailure = nil
         if hadStream {
-            setFault(.gpsd, Fault(.gpsd, GPSDCopy.restarted, pushes: false))
+            setFault(.gpsd, Fault(.gpsd, GPSDWords.restarted, pushes: false))
         } else {
             setFault(.gpsd, nil)
         }
@@ -282,7 +282,7 @@ public final class GPSDClient: Pollable {
             stats.reports += 1
             lastReportAt = now
             deviceGone = false
-            if raised[.gpsd]?.message == GPSDCopy.restarted { setFault(.gpsd, nil) }
+            if raised[.gpsd]?.message == GPSDWords.restarted { setFault(.gpsd, nil) }
             if let t = fix.time {
                 if t == lastGPSTime {
                     // The same epoch again is no new evidence; for long, it is a frozen receiver.
@@ -311,7 +311,7 @@ public final class GPSDClient: Pollable {
     private func checkClock(gpsTime: Double) {
         let offset = gpsTime - wallClock()
         if abs(offset) > settings.clockTolerance.seconds {
-            setFault(.clock, Fault(.clock, GPSDCopy.clock(offset: offset), pushes: false))
+            setFault(.clock, Fault(.clock, GPSDWords.clock(offset: offset), pushes: false))
         } else {
             setFault(.clock, nil)
         }
@@ -323,12 +323,12 @@ public final class GPSDClient: Pollable {
         if isConnected, bannerSeen {
             var receiver: Fault?
             if deviceGone {
-                receiver = Fault(.receiver, GPSDCopy.unplugged)
+                receiver = Fault(.receiver, GPSDWords.unplugged)
             } else if now - (lastReportAt ?? streamingSince) >= settings.reportsStoppedAfter {
                 let none = lastReportAt == nil && knownDevices == 0
-                receiver = Fault(.receiver, none ? GPSDCopy.noReceiver : GPSDCopy.reportsStopped)
+                receiver = Fault(.receiver, none ? GPSDWords.noReceiver : GPSDWords.reportsStopped)
             } else if frozen {
-                receiver = Fault(.receiver, GPSDCopy.frozen)
+                receiver = Fault(.receiver, GPSDWords.frozen)
             }
             setFault(.receiver, receiver)
             // Once the receiver fault explains the silence, the restart note has said its piece.
@@ -342,11 +342,11 @@ public final class GPSDClient: Pollable {
     private func fault(for failure: Failure) -> Fault {
         let (host, port) = (settings.host, settings.port)
         switch failure {
-        case .refused: return Fault(.gpsd, GPSDCopy.notRunning(host: host, port: port))
-        case .timedOut: return Fault(.gpsd, GPSDCopy.noAnswer(host: host, port: port))
-        case .unreachable: return Fault(.gpsd, GPSDCopy.unreachable(host: host, port: port))
-        case .unknownHost: return Fault(.gpsd, GPSDCopy.unknownHost(host))
-        case .rejected: return Fault(.gpsd, GPSDCopy.refused)
+        case .refused: return Fault(.gpsd, GPSDWords.notRunning(host: host, port: port))
+        case .timedOut: return Fault(.gpsd, GPSDWords.noAnswer(host: host, port: port))
+        case .unreachable: return Fault(.gpsd, GPSDWords.unreachable(host: host, port: port))
+        case .unknownHost: return Fault(.gpsd, GPSDWords.unknownHost(host))
+        case .rejected: return Fault(.gpsd, GPSDWords.refused)
         }
     }
 
