@@ -1,5 +1,5 @@
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// What `anchor-alert watch` draws: the ring as the box shows it (the same renderer and the

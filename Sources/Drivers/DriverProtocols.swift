@@ -1,5 +1,5 @@
 import Posix
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// Something the event loop polls: every input driver is one. The loop calls `pollRequests()`

@@ -3,7 +3,7 @@ import Drivers
 import Journal
 import JournalTestSupport
 import Posix
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

@@ -1,6 +1,6 @@
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

@@ -3,7 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

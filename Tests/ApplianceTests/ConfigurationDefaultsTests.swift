@@ -2,7 +2,7 @@
 import Drivers
 import Journal
 import NMEA0183
-import Signals
+import LightsAndSounds
 import WatchCore
 import Foundation
 import XCTest

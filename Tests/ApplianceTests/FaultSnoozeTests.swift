@@ -6,7 +6,7 @@ import Posix
 import Drivers
 import Journal
 import NMEA0183
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

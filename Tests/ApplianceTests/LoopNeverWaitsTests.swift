@@ -5,7 +5,7 @@ import Posix
 @testable import Appliance
 import Drivers
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

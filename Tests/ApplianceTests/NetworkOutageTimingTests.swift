@@ -4,7 +4,7 @@ import Glibc
 import Posix
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

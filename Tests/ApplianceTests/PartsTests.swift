@@ -1,7 +1,7 @@
 @testable import Appliance
 import Drivers
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

@@ -1,8 +1,8 @@
 import Drivers
 import Glibc
 import Posix
-import Signals
-import SignalsTestSupport
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 import WatchCore
 import XCTest
 

@@ -1,6 +1,6 @@
 import Drivers
 import Posix
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// Plays sound patterns on a `BuzzerLine`, timed by the loop: `play` and `stop` set the line at

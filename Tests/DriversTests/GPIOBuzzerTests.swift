@@ -1,5 +1,5 @@
 @testable import Drivers
-import Signals
+import LightsAndSounds
 import Posix
 import WatchCore
 import XCTest

@@ -1,6 +1,6 @@
 import Posix
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// `anchor-alert test-alarm`: the skipper's check before a night. Lights the ring in each of

@@ -1,5 +1,5 @@
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// The demo's terminal: the ring in its real colours, the words beside it, and a log of what

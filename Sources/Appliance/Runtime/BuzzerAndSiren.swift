@@ -1,5 +1,5 @@
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// Sounds what the box means on both voices and drives the buzzer line from its steps. The
@@ -127,7 +127,7 @@ final class BuzzerAndSiren {
     }
 }
 
-/// Which pattern each sound is: Signals' sound design (Docs/sound.md); tests may use another.
+/// Which pattern each sound is: LightsAndSounds' sound design (Docs/sound.md); tests may use another.
 protocol SoundBook {
     var alarm: SoundPattern { get }
     var fault: SoundPattern { get }

@@ -2,7 +2,7 @@ import Drivers
 import Journal
 import Posix
 import Recordings
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// Builds the running box from its configuration: the devices, the journal, and the one list

@@ -1,5 +1,5 @@
 import Posix
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// The ring as the event loop sees it: renders the watch's status, sends a frame only when it

@@ -1,7 +1,7 @@
 import CALSA
 import CALSAShim
 import Posix
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// The siren through alsa-lib: the only file that speaks to ALSA.

@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 @testable import WatchCore
 
 /// Watch statuses for every state the ring draws, built directly: the renderer reads only the

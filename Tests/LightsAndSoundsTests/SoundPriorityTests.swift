@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 import XCTest
 
 /// The one priority both voices follow (the buzzer's buzzerAndSiren and the siren: their own tests
