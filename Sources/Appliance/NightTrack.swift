@@ -1,6 +1,5 @@
 import Posix
 import WatchCore
-import Journal
 
 /// One stretch of the journal drawn as a night: the anchor and alert radius in effect, the
 /// track, and where the alarm rang. What GPX and SVG export both draw.

@@ -1,5 +1,4 @@
 import WatchCore
-import Journal
 
 /// "Since you last looked": what happened, worst first. Alarms and faults, then watches that
 /// ended, then notes; the quiet stretches in between are left out entirely, and a stretch with

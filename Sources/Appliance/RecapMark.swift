@@ -1,5 +1,5 @@
 import Posix
-import Journal
+import WatchCore
 
 /// Where `recap --ack` keeps "looked at up to": one number (unix seconds) in
 /// `<state dir>/recap-seen`. Replaced by rename; not synced: a mark lost to a power cut only

@@ -1,4 +1,4 @@
-import Journal
+import WatchCore
 /// What a reader (status, check, snooze) may conclude from the snapshot, without computing
 /// any of the watch's state itself.
 enum SnapshotReading {

@@ -1,6 +1,5 @@
 import Posix
 import WatchCore
-import Journal
 
 /// The running box's side of the status snapshot. The loop calls `publish` after every turn;
 /// it writes when what the box says changed, and otherwise once per `interval`, so a reader
@@ -40,12 +39,18 @@ final class SnapshotWriter {
     /// directory that stays unwritable costs a wakeup per interval, not one a second.
     private var retryDelay: Duration = .seconds(1)
     private(set) var writes = 0
+    /// The wall time of the turn a write belongs to: the loop's reading (`LoopClock`), never a
+    /// clock of its own.
+    private let wall: () -> WallTime
 
     /// Never fails: a directory it can't make is `lastError`, and every write tries again, so the
-    /// parts that publish the status it builds (MQTT) work without the file.
+    /// parts that publish the status it builds (MQTT) work without the file. `wall` is the
+    /// turn's wall time (`Wiring` gives the loop's; a test or a command may leave the system's).
     init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(RuntimeSection().statusInterval),
-         fitted: Set<SystemsCheck.Component>, absent: Set<SystemsCheck.Component> = []) {
+         fitted: Set<SystemsCheck.Component>, absent: Set<SystemsCheck.Component> = [],
+         wall: @escaping () -> WallTime = WallTime.now) {
         self.directory = directory
+        self.wall = wall
         self.interval = interval
         self.fitted = fitted
         self.absent = absent
@@ -72,10 +77,11 @@ final class SnapshotWriter {
     var lateness: Duration { .nanoseconds(interval.nanoseconds / 6) }
 
     /// Writes the snapshot if it changed or the steady interval is due. `now` is the loop's
-    /// monotonic instant (the watch's clock); `wall` the same moment on the wall clock.
-    /// `localRows` are the `SystemsMonitor`'s last rows. Returns true when it wrote.
+    /// monotonic instant (the watch's clock, also the writer's `monotonic`); `wall` the same
+    /// moment on the wall clock, the turn's (`LoopClock`) unless given. `localRows` are the
+    /// `SystemsMonitor`'s last rows. Returns true when it wrote.
     @discardableResult
-    func publish(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row] = []) -> Bool {
+    func publish(_ status: WatchStatus, now: Instant, wall given: WallTime? = nil, localRows: [SystemsCheck.Row] = []) -> Bool {
         // What changed is decided from the watch's status itself, without building the snapshot:
         // a holding box pays a comparison per fix, and the JSON only when it writes.
         let key = ChangeKey(status, localRows: localRows)
@@ -86,13 +92,13 @@ final class SnapshotWriter {
             guard let rest = encodedRest, let reading, reading != lastReading, let last = lastWrite,
                   now >= last + (Self.matters(status) ? Self.liveGap : Self.quietGap)
             else { return false }
-            let live = StatusSnapshot.Live(status: status, now: now, wall: wall, writer: writer(),
+            let live = StatusSnapshot.Live(status: status, now: now, wall: given ?? wall(), writer: writer(now),
                                            validFor: StatusSnapshot.validity(interval: interval))
             guard write(Self.text(rest: rest, live: live), now: now, reading: reading) else { return false }
             liveWrites += 1
             return true
         }
-        let snapshot = self.snapshot(status, now: now, wall: wall, localRows: localRows)
+        let snapshot = self.snapshot(status, now: now, wall: given, localRows: localRows)
         let rest = Self.rest(snapshot)
         guard write(Self.text(rest: rest, live: snapshot.live), now: now, reading: reading) else { return false }
         lastKey = key
@@ -144,8 +150,9 @@ final class SnapshotWriter {
         }
     }
 
-    private func writer() -> StatusSnapshot.Writer {
-        .init(bootID: bootID, pid: pid, monotonic: BoxIdentity.monotonicSeconds())
+    /// Who wrote, and when on the monotonic clock: `now`, the turn's, not a clock read again.
+    private func writer(_ now: Instant) -> StatusSnapshot.Writer {
+        .init(bootID: bootID, pid: pid, monotonic: now.seconds)
     }
 
     /// Compared in place: `key != lastKey` on optionals copied both keys into a pair first.
@@ -156,9 +163,9 @@ final class SnapshotWriter {
 
     /// The snapshot of `status`, as this box writes it (and as MQTT publishes the status the
     /// box announces, `AnnouncedStatus`).
-    func snapshot(_ status: WatchStatus, now: Instant, wall: WallTime = .now(), localRows: [SystemsCheck.Row]) -> StatusSnapshot {
+    func snapshot(_ status: WatchStatus, now: Instant, wall given: WallTime? = nil, localRows: [SystemsCheck.Row]) -> StatusSnapshot {
         var snapshot = StatusSnapshot(
-            status: status, now: now, wall: wall, writer: writer(),
+            status: status, now: now, wall: given ?? wall(), writer: writer(now),
             validFor: StatusSnapshot.validity(interval: interval),
             checks: SystemsCheck.boxRows(status: status, fitted: fitted, absent: absent, local: localRows))
         // Why it won't ring, with what can sound (the Systems Check knows the sounders).

@@ -1,5 +1,4 @@
 import WatchCore
-import Journal
 
 /// What the box says now, as one file other processes read (`status.json` in the runtime
 /// directory). Readers never compute the watch's state: every word below was decided by the

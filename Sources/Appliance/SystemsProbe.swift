@@ -1,6 +1,5 @@
 import Posix
 import WatchCore
-import Journal
 
 /// The checks that need no driver, so the box and the command line run them alike: free space
 /// for the log, undervoltage, the clock. `sysfs` is a parameter so tests can lay out a fake
@@ -21,8 +20,11 @@ struct SystemsProbe: SystemsProbing {
     var attentionFreeShare: Double = 0.05
     /// A clock before this year was never set (a Pi without a battery boots in the past).
     var earliestPlausibleYear: Int32 = 2025
+    /// The wall time the clock row judges: in the running box the turn's (`LoopClock`), never
+    /// a read of its own; the system's for `check`.
+    var wall: () -> WallTime = WallTime.now
 
-    func rows() -> [SystemsCheck.Row] { [journalSpace(), journalCard(), power(), clock()] }
+    func rows() -> [SystemsCheck.Row] { [journalSpace(), journalCard(), power(), clock(now: wall())] }
 
     /// `look` at the journal's directory or, where it does not exist yet, its nearest parent
     /// (what will hold it); nil where neither can be read.
@@ -107,7 +109,7 @@ struct SystemsProbe: SystemsProbing {
     /// battery-backed clock); systemd-timesyncd marks a synchronized clock with a file. Not
     /// synchronized is normal at anchor with no network, so this is attention at worst: only
     /// the times in the log are at stake, never the watch (which runs on the monotonic clock).
-    func clock(now: WallTime = .now()) -> SystemsCheck.Row {
+    func clock(now: WallTime) -> SystemsCheck.Row {
         if CalendarTime(seconds: now.seconds, utc: true).year < Int(earliestPlausibleYear) {
             return .init(.clock, .attention, "No: the clock says \(now.dateAndClock), times in the log are wrong")
         }

@@ -1,3 +1,5 @@
+import WatchCore
+
 /// The 8-byte header around every payload (Docs/journal-format.md, "Record layout").
 public enum RecordFrame {
     /// Header and payload, ready to append.

@@ -1,9 +1,10 @@
 import Glibc
 import WatchCore
 
-/// The box's two clocks, read here and nowhere else. The loop (or a command's own small loop)
-/// reads `MonotonicClock.now()` once per turn and passes `now` to everything it drives: the
-/// watch, the siren, the buzzer, the journal.
+/// The box's two clocks, read here and nowhere else. While the box runs, its loop reads both
+/// once a turn (`LoopClock` in Appliance) and passes that reading to everything it drives: the
+/// watch, the siren, the buzzer, the journal, the outputs. A command's own small loop reads
+/// `MonotonicClock.now()` for its waits.
 public enum MonotonicClock {
     /// CLOCK_MONOTONIC: never jumps, the only clock anything is timed by.
     public static func now() -> Instant { Instant(nanoseconds: read(CLOCK_MONOTONIC)) }
@@ -34,37 +35,32 @@ private func read(_ clock: clockid_t) -> Int64 {
     return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
 }
 
-/// A wall time broken into calendar fields, UTC or the box's local zone (gmtime_r/localtime_r
-/// and back with timegm/mktime).
-public struct CalendarTime: Hashable, Sendable {
-    public var year: Int
-    /// 1...12
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
+extension WallTime {
+    /// CLOCK_REALTIME now. While the box runs, the loop reads it once a turn (`LoopClock`).
+    public static func now() -> WallTime { WallTime(nanoseconds: WallClock.nanoseconds()) }
+}
 
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-    }
-
-    /// The fields of `seconds` since 1970 (whole seconds, rounded down).
+/// The box's local time zone (the system's, /etc/localtime and TZ), which only the C library
+/// knows: local fields through localtime_r and back through mktime. UTC is `CalendarTime`'s
+/// own arithmetic.
+extension CalendarTime {
+    /// The fields of `seconds` since 1970 (whole seconds, rounded down), UTC or local.
     public init(seconds: Double, utc: Bool) {
-        var t = time_t(seconds.rounded(.down))
+        if utc {
+            self.init(utcSeconds: seconds)
+            return
+        }
+        var t = time_t(Self.wholeSeconds(seconds))
         var tm = Glibc.tm()
-        if utc { gmtime_r(&t, &tm) } else { localtime_r(&t, &tm) }
+        localtime_r(&t, &tm)
         self.init(year: Int(tm.tm_year) + 1900, month: Int(tm.tm_mon) + 1, day: Int(tm.tm_mday),
                   hour: Int(tm.tm_hour), minute: Int(tm.tm_min), second: Int(tm.tm_sec))
     }
 
-    /// Seconds since 1970 of these fields, read as UTC or local time.
+    /// Seconds since 1970 of these fields, read as UTC or local time (-1 when the C library
+    /// can't place a local time).
     public func seconds(utc: Bool) -> Double {
+        if utc { return utcSeconds }
         var tm = Glibc.tm()
         tm.tm_year = Int32(year - 1900)
         tm.tm_mon = Int32(month - 1)
@@ -73,6 +69,6 @@ public struct CalendarTime: Hashable, Sendable {
         tm.tm_min = Int32(minute)
         tm.tm_sec = Int32(second)
         tm.tm_isdst = -1
-        return Double(utc ? timegm(&tm) : mktime(&tm))
+        return Double(mktime(&tm))
     }
 }

@@ -1,3 +1,5 @@
+import WatchCore
+
 /// One NMEA 0183 sentence, checksum verified, split into its fields.
 public struct NMEASentence: Hashable, Sendable {
     /// The talker ("GP", "GN", "EC", ...) and the type ("GGA", "RMC", "GLL", ...).
@@ -74,32 +76,5 @@ public struct NMEASentence: Hashable, Sendable {
         else { return nil }
         // NMEA's two-digit year: 80-99 are 1980s and 1990s, the rest this century.
         return CivilTime.days(year: yy >= 80 ? 1900 + yy : 2000 + yy, month: mo, day: dd)
-    }
-}
-
-/// Calendar arithmetic without Foundation (Howard Hinnant's days-from-civil).
-public enum CivilTime {
-    public static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// ISO 8601 UTC ("2015-01-31T08:35:54.884Z") into seconds since 1970.
-    public static func parseISO8601(_ s: String) -> Double? {
-        let u = Array(s.utf8)
-        guard u.count >= 20, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
-            u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"), u.last == UInt8(ascii: "Z")
-        else { return nil }
-        func int(_ r: Range<Int>) -> Int? { Int(String(decoding: u[r], as: UTF8.self)) }
-        guard let y = int(0..<4), let mo = int(5..<7), let d = int(8..<10), let h = int(11..<13), let mi = int(14..<16),
-            let sec = Double(String(decoding: u[17..<(u.count - 1)], as: UTF8.self)),
-            (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, sec < 61
-        else { return nil }
-        return Double(days(year: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60) + sec
     }
 }

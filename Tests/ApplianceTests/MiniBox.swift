@@ -18,7 +18,9 @@ final class MiniBox {
     var watch: Watch
     let server: ControlServer
     let writer: SnapshotWriter
-    var now = Instant(seconds: 1000)
+    /// From this machine's monotonic time: the snapshot's writer time is the box's `now`, and
+    /// the readers (`status`, `check`, `snooze`) on this boot judge it against the clock.
+    var now = MonotonicClock.now()
     /// Records appended and not yet synced, with the receipts waiting on them.
     var unsynced: [(ControlServer.Ticket, Receipt)] = []
     var journal: [String] = []

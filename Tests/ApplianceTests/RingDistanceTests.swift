@@ -1,3 +1,4 @@
+import Posix
 @testable import Appliance
 import Drivers
 import LightsAndSounds
@@ -41,7 +42,8 @@ final class RingDistanceTests: XCTestCase {
             }
             return sum * 5  // about 2.9 m standard deviation
         }
-        var now = Instant(seconds: 100)
+        // From this machine's monotonic time, which the readers judge the snapshot's writer by.
+        var now = MonotonicClock.now()
         func fix(east: Double) {
             now = now + .seconds(1)
             let p = Geodesy.destination(from: origin, bearing: 90, distance: Meters(east + scatter()))
@@ -79,13 +81,15 @@ final class RingDistanceTests: XCTestCase {
     func testTheRadiusAdviceAndTheSwingsSuggestionAreOneNumber() throws {
         var script = BoatScript.swing
         script.noise = 2
-        let gps = SimulatedGPS(.script(script), start: .zero)
+        // From this machine's monotonic time, which the readers judge the snapshot's writer by.
+        let start = MonotonicClock.now()
+        let gps = SimulatedGPS(.script(script), start: start)
         let b = box(sources: [gps])
-        var now = Instant.zero
+        var now = start
         var marked = false
         var both: (Meters, Meters)?
-        while now < Instant(seconds: 4 * 3600) {
-            if !marked, now >= Instant(seconds: 30) {
+        while now < start + .seconds(4 * 3600) {
+            if !marked, now >= start + .seconds(30) {
                 _ = b.handle(.decision(.setRadius(31)), now: now)
                 _ = b.handle(.decision(.mark(.at(script.origin))), now: now)
                 marked = true

@@ -1,5 +1,5 @@
 @testable import Appliance
-import Journal
+import WatchCore
 import XCTest
 
 /// What `--since`, `--from` and `--to` accept (`WallTime.parse`).

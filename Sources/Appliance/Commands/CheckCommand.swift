@@ -1,5 +1,4 @@
 import WatchCore
-import Journal
 
 /// `anchor-alert check`: the Systems Check. One row per component, each a question whose good
 /// answer is Yes. Rows only the running box can answer come from its snapshot (unknown when

@@ -1,5 +1,5 @@
 import Posix
-import Journal
+import WatchCore
 
 /// `anchor-alert export`: the track of a watch as GPX 1.1, or as an SVG picture of the night.
 enum ExportCommand: Command {

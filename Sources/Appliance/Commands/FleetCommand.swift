@@ -1,6 +1,5 @@
 import Posix
 import Drivers
-import Journal
 import WatchCore
 
 /// `anchor-alert fleet`: every box on an MQTT broker, read-only. The broker holds each box's

@@ -1,6 +1,5 @@
 import Posix
 import WatchCore
-import Journal
 
 /// `anchor-alert mark`: put the anchor here (at the drop, with the bow offset ahead of the
 /// antenna when the heading is given), at a bearing and distance from here, where the boat was

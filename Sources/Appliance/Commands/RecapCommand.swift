@@ -1,4 +1,4 @@
-import Journal
+import WatchCore
 /// `anchor-alert recap`: since you last looked. Alarms and faults first, then watches that
 /// ended, then notes; quiet stretches left out; nothing happening said in one line.
 enum RecapCommand: Command {

@@ -73,18 +73,20 @@ enum RunCommand: Command {
         let cantSound = ConfigCommand.cantSound(config)
         if let cantSound { Console.alarm(cantSound) }
         for problem in loaded.problems { Console.error(problem) }
+        // The box's one reader of the clocks: the loop ticks it once a turn; the parts read its turn.
+        let clock = LoopClock()
         let loop: EventLoop
         do {
-            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [Signal.user1, Signal.user2])
+            loop = try EventLoop(extraSignals: simulatedSwitch == nil ? [] : [Signal.user1, Signal.user2], clock: clock)
         } catch {
             Console.error("anchor-alert run: can't start the event loop: \(error)")
             return ExitCode.failure
         }
-        let now = MonotonicClock.now()
+        let now = clock.tick().monotonic
 
         // The parts, in the order they come alive (Wiring.parts). Each device that can't be had
         // is a named fault the box announces while it watches with the rest.
-        let wiring = Wiring(config: config, now: now)
+        let wiring = Wiring(config: config, now: now, clock: clock)
         let devices = wiring.devices(simulate: simulate, speed: speed, realSwitch: simulatedSwitch == nil,
                                      problems: loaded.problems)
         let journal = wiring.journal()

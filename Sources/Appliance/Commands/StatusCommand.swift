@@ -1,5 +1,4 @@
 import WatchCore
-import Journal
 
 /// `anchor-alert status`: what the box says now, read from its snapshot. It never computes the
 /// watch's state: past the snapshot's valid-until it says the box is not answering.

@@ -1,5 +1,5 @@
 import Posix
-import Journal
+import WatchCore
 
 /// `anchor-alert watch`: the live view for a laptop at the chart table.
 enum WatchCommand: Command {

@@ -1,4 +1,3 @@
-import Journal
 import Recordings
 import WatchCore
 

@@ -7,17 +7,19 @@ import WatchCore
 /// its receipt is in, `AnnouncedStatus`), and a source whose descriptors join the one poll; none
 /// can stop or delay the box.
 enum NetworkOutputs {
-    /// `snapshot` builds the status MQTT publishes (the same one the status file holds).
-    static func parts(config: Configuration, snapshot: SnapshotWriter, now: Instant) -> [Part] {
+    /// `snapshot` builds the status MQTT publishes (the same one the status file holds); the
+    /// sentences and deltas carry the wall time of the loop's turn (`clock`).
+    static func parts(config: Configuration, snapshot: SnapshotWriter, clock: LoopClock, now: Instant) -> [Part] {
         var parts: [Part] = []
-        if config.nmea.enabled { parts.append(nmea(config: config, now: now)) }
+        let wall = { clock.wall.seconds }
+        if config.nmea.enabled { parts.append(nmea(config: config, wall: wall, now: now)) }
         if config.mqtt.enabled { parts.append(mqtt(config: config, snapshot: snapshot, now: now)) }
-        if config.signalK.enabled { parts.append(signalK(config: config, now: now)) }
+        if config.signalK.enabled { parts.append(signalK(config: config, wall: wall, now: now)) }
         return parts
     }
 
-    static func signalK(config: Configuration, now: Instant) -> Part {
-        let signalK = SignalKOutput(settings: config.signalK, wall: WallClock.seconds, now: now)
+    static func signalK(config: Configuration, wall: @escaping () -> Double, now: Instant) -> Part {
+        let signalK = SignalKOutput(settings: config.signalK, wall: wall, now: now)
         Console.out("Signal K: \(signalK.row.answer)")
         return signalK
     }
@@ -42,13 +44,13 @@ enum NetworkOutputs {
 
     static func hostName() -> String { Process.hostName ?? "" }
 
-    static func nmea(config: Configuration, now: Instant) -> Part {
+    static func nmea(config: Configuration, wall: @escaping () -> Double, now: Instant) -> Part {
         var settings = config.nmea
         if let problem = NetworkChecks.talkerProblem(settings.talker) {
             settings.talker = NMEASettings().talker
             Console.error("NMEA: \(problem); using \(settings.talker)")
         }
-        let nmea = NMEAOutput(settings: settings, wall: WallClock.seconds, now: now)
+        let nmea = NMEAOutput(settings: settings, wall: wall, now: now)
         Console.out("NMEA: \(nmea.row.answer)")
         return nmea
     }

@@ -17,14 +17,20 @@ protocol LoopClient: AnyObject {
 /// One thread, one poll(2): a signalfd for SIGTERM/SIGINT/SIGHUP, one timerfd on
 /// CLOCK_MONOTONIC armed one-shot for the earliest deadline, and every driver's descriptors.
 /// Nothing inside blocks: drivers read bounded batches from descriptors poll said were ready.
-/// The loop reads the monotonic clock once per wake-up and passes that `now` to everything.
+/// The loop reads both clocks once per wake-up (`clock.tick()`, and once before its first
+/// poll) and that reading is the turn's time: its monotonic half is the `now` passed to
+/// everything, the wall half what the parts built with the same `LoopClock` stamp with. The next
+/// deadline is asked at the same `now`, so a turn reads the clocks once.
 final class EventLoop {
     private let timer: MonotonicTimer
     private let signals: SignalQueue
+    let clock: LoopClock
     private(set) var wakeups = 0
 
     /// `extraSignals` join SIGTERM, SIGINT and SIGHUP on the signalfd (the simulated switch).
-    init(extraSignals: [Int32] = []) throws {
+    /// `clock` is the one `Wiring` gave the parts.
+    init(extraSignals: [Int32] = [], clock: LoopClock = LoopClock()) throws {
+        self.clock = clock
         timer = try MonotonicTimer()
         // Blocked for the whole process, so they arrive only through the signalfd.
         signals = try SignalQueue([Signal.terminate, Signal.interrupt, Signal.hangUp] + extraSignals)
@@ -35,8 +41,8 @@ final class EventLoop {
     /// Runs until a client's `signal` returns false.
     func run(_ client: LoopClient) {
         var armedFor: Instant?
+        var now = clock.tick().monotonic
         while true {
-            let now = MonotonicClock.now()
             let deadline = client.nextDeadline(now: now)
             if deadline != armedFor {
                 timer.arm(deadline)
@@ -60,10 +66,10 @@ final class EventLoop {
                 continue
             }
             wakeups += 1
-            let woke = MonotonicClock.now()
+            now = clock.tick().monotonic
             if fds[0].happened != 0 {
                 while let signal = signals.next() {
-                    if !client.signal(signal, now: woke) { return }
+                    if !client.signal(signal, now: now) { return }
                 }
             }
             if fds[1].happened != 0 {
@@ -82,7 +88,7 @@ final class EventLoop {
                     readyOwner = owners[k]
                 }
             }
-            client.serve(ready, now: woke)
+            client.serve(ready, now: now)
         }
     }
 }

@@ -13,6 +13,10 @@ struct Wiring {
     let now: Instant
     /// What the Systems Check reads of the machine: this one's (`SystemsProbe`) unless given.
     var probe: (any SystemsProbing)? = nil
+    /// The loop's clock: the parts that tell wall time (the journal's stamps, the snapshot, the
+    /// Systems Check's clock row, the network outputs, gpsd's clock check) read its turn's
+    /// reading, never a clock of their own. `run` hands the same clock to `EventLoop`.
+    var clock = LoopClock()
 
     func gps(simulate: String?, speed: Double) -> Result<Part, Fault> {
         if let simulate {
@@ -33,7 +37,7 @@ struct Wiring {
         if config.gps.source == "simulated" {
             return .success(SimulatedGPS(.script(.hold), start: now, speed: speed))
         }
-        return .success(GPSDClient(settings: config.gps.gpsd, now: now))
+        return .success(GPSDClient(settings: config.gps.gpsd, now: now, wallClock: { [clock] in clock.wall.seconds }))
     }
 
     /// The buzzer, the arm switch and the button, each only if fitted. A line that can't be had
@@ -100,8 +104,8 @@ extension Wiring {
     func journal(fileSystem: any JournalFileSystem = PosixFileSystem()) -> (log: JournalLog, recovery: Journal.Recovery) {
         let opened = Journal.open(directory: config.journal.directory, limits: journalLimits(), fileSystem: fileSystem,
                                   fresh: .fresh(radius: config.watchSettings.radius),
-                                  at: Stamp(monotonic: now, wall: WallTime(seconds: WallClock.seconds())))
-        return (JournalLog(journal: opened.journal, wall: WallClock.seconds), opened.recovery)
+                                  at: Stamp(monotonic: now, wall: clock.wall))
+        return (JournalLog(journal: opened.journal, wall: { [clock] in clock.wall.seconds }), opened.recovery)
     }
 
     /// The configured limits, with one test-only override: `ANCHOR_ALERT_TEST_SEGMENT_BYTES`
@@ -133,9 +137,9 @@ extension Wiring {
         // One sink for both streams (a test's pipe) is one part.
         if let sinks = Console.loop { parts += sinks.out === sinks.error ? [sinks.out] : [sinks.out, sinks.error] }
         parts.append(ConsoleLog(settings: config.watchSettings, fitted: devices.fitted, absent: Wiring.absent(config: config)))
-        let snapshot = RuntimeDirectory.snapshot(config: config, fitted: devices.fitted)
-        parts += RuntimeDirectory.parts(config: config, snapshot: snapshot, probe: probe)
-        parts += NetworkOutputs.parts(config: config, snapshot: snapshot, now: now)
+        let snapshot = RuntimeDirectory.snapshot(config: config, fitted: devices.fitted, clock: clock)
+        parts += RuntimeDirectory.parts(config: config, snapshot: snapshot, clock: clock, probe: probe)
+        parts += NetworkOutputs.parts(config: config, snapshot: snapshot, clock: clock, now: now)
         if let systemd {
             parts.append(SystemdStatus(systemd, cantSound: cantSound))
             if let interval = systemd.watchdogInterval {
@@ -150,7 +154,7 @@ extension Wiring {
     func box(_ devices: Devices, journal: JournalLog, parts: [Part]) -> Box {
         let box = Box(watch: Watch(settings: config.watchSettings),
                       buzzerAndSiren: BuzzerAndSiren(buzzer: devices.buzzer, siren: devices.siren, book: DesignedSounds()),
-                      log: journal, wall: WallClock.seconds, parts: parts)
+                      log: journal, wall: { [clock] in clock.wall.seconds }, parts: parts)
         journal.pace = { [unowned box] in box.trackPace }
         return box
     }

@@ -46,7 +46,8 @@ public final class GPSDClient: Pollable {
 
     private var phase: Phase
     private let connection = GPSDConnection()
-    private let wallClock: () -> Double
+    /// UTC seconds for the receiver's clock check (internal: `OneClockReadingTests` reads it).
+    let wallClock: () -> Double
     private var pending: [Event] = []
 
     // The connection's history.
@@ -73,7 +74,8 @@ public final class GPSDClient: Pollable {
     public private(set) var raised: [FaultKind: Fault] = [:]
 
     /// `now` is the loop's monotonic time; the first connect happens on the first `service`.
-    /// `wallClock` returns the system's UTC time in seconds (injectable for tests).
+    /// `wallClock` returns UTC seconds for the receiver's clock check: in the running box the
+    /// loop's turn (`LoopClock`, given by `Wiring`), never a clock read of the driver's own.
     public init(
         settings: GPSDSettings = GPSDSettings(), now: Instant,
         wallClock: @escaping () -> Double = GPSDClient.systemWallClock

@@ -1,8 +1,6 @@
-import Posix
-import WatchCore
-
 /// A wall-clock time, nanoseconds since 1970 UTC. Only stamps records and answers "where was the
 /// boat at 02:40": a Pi has no battery-backed clock, so it may jump at boot and never drives a timer.
+/// Read by `Posix` (`WallTime.now()`, CLOCK_REALTIME), by the loop alone while the box runs.
 public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
 
@@ -11,9 +9,6 @@ public struct WallTime: Comparable, Hashable, Sendable, CustomStringConvertible 
     public init(seconds: Double) { self.nanoseconds = Instant(seconds: seconds).nanoseconds }
 
     public var seconds: Double { Double(nanoseconds) / 1e9 }
-
-    /// CLOCK_REALTIME now.
-    public static func now() -> WallTime { WallTime(nanoseconds: WallClock.nanoseconds()) }
 
     public static func < (a: WallTime, b: WallTime) -> Bool { a.nanoseconds < b.nanoseconds }
     public static func + (a: WallTime, d: Duration) -> WallTime { WallTime(nanoseconds: a.nanoseconds &+ d.nanoseconds) }
