@@ -32,7 +32,7 @@ let package = Package(
         // The crash-safe append-only journal: format, recovery, rotation. No Foundation.
         .target(name: "Journal", dependencies: ["WatchCore", "Posix"], swiftSettings: lean),
         // What the box shows and sounds: ring renderer, pixel encoders, sound patterns. Pure.
-        .target(name: "Signals", dependencies: ["WatchCore"], swiftSettings: lean),
+        .target(name: "LightsAndSounds", dependencies: ["WatchCore"], swiftSettings: lean),
         // NMEA 0183 alert sentences (ALF, ALC, ALR out; ACN, ACK in): framing and encoding. Pure.
         .target(name: "NMEA0183", dependencies: ["WatchCore"], swiftSettings: lean),
 
@@ -52,7 +52,7 @@ let package = Package(
         // Real and simulated devices, each a small protocol the event loop polls.
         .target(
             name: "Drivers",
-            dependencies: ["WatchCore", "Posix", "Signals", "Recordings", "CALSA", "CALSAShim", "CGPIOShim", "CMosquittoShim"],
+            dependencies: ["WatchCore", "Posix", "LightsAndSounds", "Recordings", "CALSA", "CALSAShim", "CGPIOShim", "CMosquittoShim"],
             swiftSettings: lean
         ),
         // Test fixtures for a real gpsd: gpsfake on a free port, NMEA builders, a small poll loop.
@@ -62,11 +62,11 @@ let package = Package(
         // tests and the fuzz targets only: not linked into the box.
         .target(name: "JournalTestSupport", dependencies: ["Journal", "Posix"]),
         // What the tests measure sound and light with: tones in samples, a ring frame as SVG.
-        .target(name: "SignalsTestSupport", dependencies: ["Signals", "Posix"]),
+        .target(name: "LightsAndSoundsTestSupport", dependencies: ["LightsAndSounds", "Posix"]),
         // The binary: event loop, configuration, command-line surfaces.
         .executableTarget(
             name: "Appliance",
-            dependencies: ["WatchCore", "Posix", "Recordings", "Journal", "Signals", "Drivers", "NMEA0183"],
+            dependencies: ["WatchCore", "Posix", "Recordings", "Journal", "LightsAndSounds", "Drivers", "NMEA0183"],
             swiftSettings: lean
         ),
         // Detection and cost benchmarks: the watch core against peers' rules.
@@ -78,9 +78,9 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix", "WatchCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings"]),
         .testTarget(name: "JournalTests", dependencies: ["Journal", "JournalTestSupport", "Posix"]),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTestSupport", "WatchCore"]),
+        .testTarget(name: "LightsAndSoundsTests", dependencies: ["LightsAndSounds", "LightsAndSoundsTestSupport", "WatchCore"]),
         .testTarget(name: "NMEA0183Tests", dependencies: ["NMEA0183", "WatchCore"]),
-        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "Signals", "SignalsTestSupport", "WatchCore", "Recordings", "GPSDTestSupport"]),
+        .testTarget(name: "DriversTests", dependencies: ["Drivers", "Posix", "LightsAndSounds", "LightsAndSoundsTestSupport", "WatchCore", "Recordings", "GPSDTestSupport"]),
         .testTarget(
             name: "ApplianceTests",
             dependencies: ["Appliance", "WatchCore", "Posix", "Recordings", "Journal", "JournalTestSupport", "GPSDTestSupport"],

@@ -21,7 +21,7 @@ TARGETS=(
     "journal-open         WatchCore,Posix,Journal,JournalTestSupport Fuzz/JournalOpen.swift"
     "recordings-nmea      WatchCore,Recordings Fuzz/RecordingsReader.swift"
     "recordings-gpsd-json WatchCore,Recordings Fuzz/RecordingsReader.swift"
-    "config-parser        WatchCore,Posix,Recordings,Journal,Signals,Drivers=Sources/Drivers/GPSD/GPSDSettings.swift:Sources/Drivers/Siren/SirenSettings.swift:Sources/Drivers/Ring/SPIRingSettings.swift:Sources/Drivers/GPIOSettings.swift:Sources/Drivers/GPIOLineAddress.swift:Sources/Drivers/GPIORole.swift:Sources/Drivers/Debouncer.swift:Sources/Drivers/PressClassifier.swift:Sources/Drivers/GPIOError.swift:Sources/Drivers/GPIOChipAccess.swift,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Network/NetworkKeys.swift Fuzz/ConfigParser.swift"
+    "config-parser        WatchCore,Posix,Recordings,Journal,LightsAndSounds,NMEA0183,Drivers=Sources/Drivers/GPSD/GPSDSettings.swift:Sources/Drivers/Siren/SirenSettings.swift:Sources/Drivers/Ring/SPIRingSettings.swift:Sources/Drivers/GPIOSettings.swift:Sources/Drivers/GPIOLineAddress.swift:Sources/Drivers/GPIORole.swift:Sources/Drivers/Debouncer.swift:Sources/Drivers/PressClassifier.swift:Sources/Drivers/GPIOError.swift:Sources/Drivers/GPIOChipAccess.swift,ApplianceConfig=Sources/Appliance/Config:Sources/Appliance/Network/NetworkKeys.swift Fuzz/ConfigParser.swift"
     "control-protocol     WatchCore,Recordings,ApplianceControl=Sources/Appliance/ControlProtocol.swift:Sources/Appliance/JSON+Surfaces.swift:Fuzz/support/ConsoleLogWords.swift Fuzz/ControlProtocol.swift"
     "gpsd-stream          WatchCore,Recordings,DriversGPSD=Sources/Drivers/GPSD/GPSDMessage.swift:Sources/Drivers/GPSD/GPSDFix.swift Fuzz/GPSDStream.swift"
 )

@@ -6,7 +6,7 @@
 # ../shared/vm (scripts/ring-in-vm.sh): the siren in real time through the kernel's loopback
 # card (DriversTests.ALSASirenLoopbackTests, which `swift test` cannot run outside the VM: skip
 # it there), and test-alarm with its buzzer on a gpio-sim line.
-# Unit and alsa-lib tests are in `swift test --filter 'SignalsTests|DriversTests'`.
+# Unit and alsa-lib tests are in `swift test --filter 'LightsAndSoundsTests|DriversTests'`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"

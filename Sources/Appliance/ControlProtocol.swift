@@ -121,13 +121,13 @@ enum ControlReply: Hashable, Sendable {
     /// The receipt in the product's words, with "not saved" when the journal failed, as the
     /// loop sends it. `now` is the loop's instant (a snooze counts down from it).
     static func receipt(_ r: Receipt, saved: Bool, now: Instant) -> ControlReply {
-        var says = Copy.receipt(r, now: now)
+        var says = Words.receipt(r, now: now)
         if !saved { says += ". " + ConsoleLog.notSaved }
         return .receipt(r, saved: saved, says: says)
     }
 
     static func refused(_ d: Decision, _ why: Refusal, settings: WatchSettings = WatchSettings()) -> ControlReply {
-        .refused(d, why, says: Copy.refusal(why, settings: settings))
+        .refused(d, why, says: Words.refusal(why, settings: settings))
     }
 
     /// A decision the watch took silently (nothing to change) still gets an answer.

@@ -1,4 +1,5 @@
 import Drivers
+import Posix
 import WatchCore
 
 extension Box {
@@ -23,7 +24,7 @@ extension ControlServer: Part, BoxServer {
     func stop(now: Instant) { close() }
 
     /// For the run loop: services the socket and takes each decision through the box.
-    func serve(_ ready: [PollRequest], now: Instant, box: Box) {
+    func serve(_ ready: [PollDescriptor], now: Instant, box: Box) {
         for request in serviceRequests(ready: ready, now: now) {
             box.decide(request.decision, now: now) { [self] in reply(to: request.ticket, $0) }
         }

@@ -100,15 +100,15 @@ final class ControlServer: Pollable {
 
     // MARK: - Pollable
 
-    func pollRequests() -> [PollRequest] {
+    func pollRequests() -> [PollDescriptor] {
         guard let listener else { return [] }
-        var out = [PollRequest(fd: listener.rawValue, events: PollEvents.readable)]
+        var out = [PollDescriptor(fd: listener.rawValue, wanted: PollEvents.readable)]
         // No clients is the usual turn: nothing to sort.
         if clients.isEmpty { return out }
         for c in clients.values.sorted(by: { $0.number < $1.number }) {
             var ev: Int16 = c.peerDone ? 0 : PollEvents.readable
             if !c.outbox.isEmpty { ev |= PollEvents.writable }
-            out.append(PollRequest(fd: c.fd, events: ev))
+            out.append(PollDescriptor(fd: c.fd, wanted: ev))
         }
         return out
     }
@@ -120,20 +120,20 @@ final class ControlServer: Pollable {
 
     /// The decisions read this turn as `.decision` events; `lastTickets[i]` names the request of
     /// event `i`. Loops that want both at once call `serviceRequests`.
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         let requests = serviceRequests(ready: ready, now: now)
         lastTickets = requests.map(\.ticket)
         return requests.map(\.event)
     }
 
-    func serviceRequests(ready: [PollRequest], now: Instant) -> [Request] {
+    func serviceRequests(ready: [PollDescriptor], now: Instant) -> [Request] {
         var out: [Request] = []
         for r in ready {
             if r.fd == listener?.rawValue {
                 acceptClients(now: now)
             } else if let c = clients[r.fd] {
-                if r.events & PollEvents.writable != 0 { flush(c) }
-                if r.events & PollEvents.readableOrClosed != 0 { read(c, now: now, into: &out) }
+                if r.happened(PollEvents.writable) { flush(c) }
+                if r.happened(PollEvents.readableOrClosed) { read(c, now: now, into: &out) }
             }
         }
         closeIdle(now: now)

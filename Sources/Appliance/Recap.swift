@@ -180,7 +180,7 @@ extension Recap {
         }
         if !cantJudge.isEmpty, let longest = cantJudge.max(by: { $0.0 < $1.0 }) {
             let n = cantJudge.count
-            let why = longest.1.map { ": " + Copy.cantJudge($0).lowercasedFirst } ?? ""
+            let why = longest.1.map { ": " + Words.cantJudge($0).lowercasedFirst } ?? ""
             notes.append(Item(at: now, says: "Can't judge \(n == 1 ? "once" : "\(n) times"), longest \(Self.span(longest.0))\(why)"))
         }
         if let mark, let est = swing.estimate, est.at.seconds >= since.seconds, let offer = SwingOffer(mark: mark, est) {

@@ -10,7 +10,8 @@ import Posix
 /// and the file never needs to survive a power cut, because a snapshot from an earlier boot is
 /// not believed (boot id). On an SD card a sync per write would cost wear for nothing.
 enum SnapshotFile {
-    static let defaultDirectory = "/run/anchor-alert"
+    /// `runtime.directory`'s default, written once in the configuration.
+    static let defaultDirectory = RuntimeSection().directory
     static let name = "status.json"
     static let lockName = "status.lock"
 

@@ -46,7 +46,7 @@ final class SnapshotWriter {
     /// Never fails: a directory it can't make is `lastError`, and every write tries again, so the
     /// parts that publish the status it builds (MQTT) work without the file. `wall` is the
     /// turn's wall time (`Wiring` gives the loop's; a test or a command may leave the system's).
-    init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(30),
+    init(directory: String = SnapshotFile.defaultDirectory, interval: Duration = .seconds(RuntimeSection().statusInterval),
          fitted: Set<SystemsCheck.Component>, absent: Set<SystemsCheck.Component> = [],
          wall: @escaping () -> WallTime = WallTime.now) {
         self.directory = directory
@@ -162,7 +162,7 @@ final class SnapshotWriter {
     }
 
     /// The snapshot of `status`, as this box writes it (and as MQTT publishes the status the
-    /// box announces, `Announcement`).
+    /// box announces, `AnnouncedStatus`).
     func snapshot(_ status: WatchStatus, now: Instant, wall given: WallTime? = nil, localRows: [SystemsCheck.Row]) -> StatusSnapshot {
         var snapshot = StatusSnapshot(
             status: status, now: now, wall: given ?? wall(), writer: writer(now),

@@ -41,8 +41,8 @@ struct StatusSnapshot: Hashable, Sendable {
             case .cantJudge(let r): reason = r
             default: break
             }
-            self.init(verdict: v.kind, says: Copy.verdict(v.kind), progress: progress, cantJudge: reason,
-                      cantJudgeSays: reason.map(Copy.cantJudge))
+            self.init(verdict: v.kind, says: Words.verdict(v.kind), progress: progress, cantJudge: reason,
+                      cantJudgeSays: reason.map(Words.cantJudge))
         }
 
         var json: JSON {
@@ -119,7 +119,7 @@ extension StatusSnapshot {
             writer: writer, writtenAt: wall, validUntil: validUntil,
             position: Position(status.verdict),
             alarm: Alarm(
-                state: status.alarm.kind, says: Copy.alarm(status.alarm, now: now), episode: status.alarm.episode,
+                state: status.alarm.kind, says: Words.alarm(status.alarm, now: now), episode: status.alarm.episode,
                 snoozedUntil: snoozedUntil),
             wontRing: status.wontRing,
             anchor: status.anchor, radius: status.radius, distance: status.distance,

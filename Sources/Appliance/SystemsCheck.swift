@@ -294,14 +294,14 @@ extension SystemsCheck {
             return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy ?? widerRadius(status))
         }
         if case .cantJudge(let reason) = status.verdict {
-            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
+            return Row(.gpsReading, .attention, "No: \(Words.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
         }
         // With no anchor the verdict says nothing of the GPS: a receiver that reports no
         // position, or a reading gone old, is still not a fresh GPS reading.
         if let reason = status.gpsUnusable {
-            return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
+            return Row(.gpsReading, .attention, "No: \(Words.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
         }
-        guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Copy.cantJudge(.noReading).lowercasedFirst)") }
+        guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Words.cantJudge(.noReading).lowercasedFirst)") }
         // The receiver wanders too far for this alert radius: it judges, but not reliably.
         if let advice = status.radiusAdvice { return Row(.gpsReading, .attention, "Yes, but \(advice)") }
         // No age or accuracy here: they change with every fix, and `status` shows them.

@@ -1,4 +1,5 @@
 import Drivers
+import Posix
 import WatchCore
 
 /// The box's side of the Systems Check for the checks no driver owns (journal space, power,
@@ -20,7 +21,7 @@ final class SystemsMonitor: Part, BoxServer, CheckedPart {
         self.interval = interval
     }
 
-    func pollRequests() -> [PollRequest] { [] }
+    func pollRequests() -> [PollDescriptor] { [] }
 
     /// Due every `interval`, on the first turn the loop takes anyway from then on; the timer
     /// wakes it alone only if no turn came within `lateness` (a GPS reading's turn almost always
@@ -34,12 +35,12 @@ final class SystemsMonitor: Part, BoxServer, CheckedPart {
     var checked: CheckedPart? { self }
 
     /// Runs the probe when due (the first call always runs it), against the watch's faults.
-    func serve(_ ready: [PollRequest], now: Instant, box: Box) {
+    func serve(_ ready: [PollDescriptor], now: Instant, box: Box) {
         for event in check(now: now, active: box.watch.faults) { box.handle(event, now: now) }
     }
 
     /// The same without a box: no fault is active but the ones this monitor raised.
-    func service(ready: [PollRequest], now: Instant) -> [Event] { check(now: now, active: [:]) }
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] { check(now: now, active: [:]) }
 
     private func check(now: Instant, active: [FaultKind: Fault]) -> [Event] {
         if let next, now < next { return [] }

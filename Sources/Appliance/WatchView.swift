@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// What `anchor-alert watch` draws: the ring as the box shows it (the same renderer and the

@@ -1,24 +1,16 @@
-import Signals
+import Posix
+import LightsAndSounds
 import WatchCore
 
-/// One descriptor the event loop polls, with the poll(2) events wanted.
-public struct PollRequest: Hashable, Sendable {
-    public var fd: Int32
-    public var events: Int16
-    public init(fd: Int32, events: Int16) {
-        self.fd = fd
-        self.events = events
-    }
-}
-
 /// Something the event loop polls: every input driver is one. The loop calls `pollRequests()`
-/// before each poll (descriptors may change across reconnects), and `service` when one of its
-/// descriptors is ready or its deadline has passed. `service` reads a bounded batch and never
+/// before each poll (descriptors may change across reconnects: each with the events it
+/// `wanted`), and `service` when one of its descriptors is ready (each with the events that
+/// `happened`) or its deadline has passed. `service` reads a bounded batch and never
 /// blocks.
 public protocol Pollable: AnyObject {
-    func pollRequests() -> [PollRequest]
-    /// `ready` holds this source's descriptors with their returned events (empty on a deadline).
-    func service(ready: [PollRequest], now: Instant) -> [Event]
+    func pollRequests() -> [PollDescriptor]
+    /// `ready` holds this source's descriptors whose events happened (empty on a deadline).
+    func service(ready: [PollDescriptor], now: Instant) -> [Event]
     /// When this source needs servicing even with no I/O (backoff, staleness), if ever: the
     /// loop's timer wakes for it then at the latest.
     func nextDeadline() -> Instant?

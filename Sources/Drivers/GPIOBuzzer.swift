@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 
 /// The buzzer's output line. Off from the instant it is requested, and off on every way out:
@@ -59,9 +60,9 @@ public final class GPIOBuzzer: BuzzerLine, Pollable {
         }
     }
 
-    public func pollRequests() -> [PollRequest] { [] }
+    public func pollRequests() -> [PollDescriptor] { [] }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         lastNow = now
         if let error = unreported {
             unreported = nil

@@ -42,7 +42,7 @@ public final class GPIOChips: GPIOChipAccess {
         case .named(let name, let chip?):
             try GPIOLineRequest.check(aa_gpio_chip_check(chip), chip: chip, line: name)
             let offset = aa_gpio_find_line(chip, name)
-            if offset == -Errno.notFound.rawValue { throw .lineNotFound(line: name) }
+            if Errno(negated: offset) == .notFound { throw .lineNotFound(line: name) }
             try GPIOLineRequest.check(offset, chip: chip, line: name)
             return (chip, UInt32(offset))
         case .named(let name, nil):
@@ -52,7 +52,7 @@ public final class GPIOChips: GPIOChipAccess {
             for chip in chips {
                 let offset = aa_gpio_find_line(chip, name)
                 if offset >= 0 { return (chip, UInt32(offset)) }
-                if offset == -Errno.accessDenied.rawValue || offset == -Errno.notPermitted.rawValue { refused = .permissionDenied(chip: chip) }
+                if let e = Errno(negated: offset), e == .accessDenied || e == .notPermitted { refused = .permissionDenied(chip: chip) }
             }
             throw refused ?? .lineNotFound(line: name)
         }

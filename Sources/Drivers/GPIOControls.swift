@@ -57,11 +57,11 @@ public final class GPIOControls: Pollable {
     /// True when the line of `role` is held and working.
     public func isWorking(_ role: GPIORole) -> Bool { channels.contains { $0.role == role && $0.line != nil } }
 
-    public func pollRequests() -> [PollRequest] {
-        channels.compactMap { c in c.line.map { PollRequest(fd: $0.fd, events: PollEvents.readable) } }
+    public func pollRequests() -> [PollDescriptor] {
+        channels.compactMap { c in c.line.map { PollDescriptor(fd: $0.fd, wanted: PollEvents.readable) } }
     }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         var out: [Event] = []
         for c in channels {
             guard let line = c.line, ready.contains(where: { $0.fd == line.fd }) else { continue }

@@ -11,11 +11,11 @@ public enum GPIOError: Error, Hashable, Sendable {
     case lineBusy(line: String)
     /// The process may not open the chip (EACCES, EPERM).
     case permissionDenied(chip: String)
-    case other(line: String, errno: Int32)
+    case other(line: String, errno: Errno)
 
-    /// Sorts a libgpiod -errno into a case. `chip` and `line` name the thing for the message.
-    init(errno code: Int32, chip: String, line: String) {
-        switch Errno(rawValue: code) {
+    /// Sorts libgpiod's errno into a case. `chip` and `line` name the thing for the message.
+    init(errno code: Errno, chip: String, line: String) {
+        switch code {
         case .notFound, .noDevice, .noSuchDevice: self = .chipMissing(chip: chip)
         case .busy: self = .lineBusy(line: line)
         case .accessDenied, .notPermitted: self = .permissionDenied(chip: chip)
@@ -31,7 +31,7 @@ public enum GPIOError: Error, Hashable, Sendable {
         case .lineNotFound(let line): "no GPIO line \(line)"
         case .lineBusy(let line): "line \(line) is held by another program"
         case .permissionDenied(let chip): "no permission to use \(chip)"
-        case .other(let line, let code): "line \(line) failed (\(Errno(rawValue: code)))"
+        case .other(let line, let code): "line \(line) failed (\(code))"
         }
     }
 }

@@ -24,35 +24,36 @@ public final class GPIOLineRequest: GPIOInputLine, GPIOOutputLine {
 
     public func readEdges() throws(GPIOError) -> [LineEdge] {
         var buffer = [aa_gpio_edge](repeating: aa_gpio_edge(), count: 16)
-        let n = try retryingEINTR { buffer.withUnsafeMutableBufferPointer { aa_gpio_read_edges(handle, $0.baseAddress, 16) } }
-        guard n != -Errno.wouldBlock.rawValue else { return [] }
-        let count = Int(try Self.check(n, chip: chip, line: line)!)
+        let read = Syscall.negative { buffer.withUnsafeMutableBufferPointer { aa_gpio_read_edges(handle, $0.baseAddress, 16) } }
+        if case .failure(let e) = read, e.isWouldBlock { return [] }
+        let count = Int(try value(read))
         return buffer[0..<count].map {
             LineEdge(high: $0.rising != 0, at: Instant(nanoseconds: Int64(bitPattern: $0.timestamp_ns)))
         }
     }
 
     public func level() throws(GPIOError) -> Bool {
-        let v = try retryingEINTR { aa_gpio_get_value(handle) }
-        return try Self.check(v, chip: chip, line: line)! == 1
+        try value(Syscall.negative { aa_gpio_get_value(handle) }) == 1
     }
 
     public func drive(high: Bool) throws(GPIOError) {
-        let rc = try retryingEINTR { aa_gpio_set_value(handle, high ? 1 : 0) }
-        _ = try Self.check(rc, chip: chip, line: line)
+        _ = try value(Syscall.negative { aa_gpio_set_value(handle, high ? 1 : 0) })
     }
 
-    /// The one place a shim result becomes a value or a typed error.
+    /// The one place a shim result becomes a value or a typed error. Reads, value reads and
+    /// writes come through the room's EINTR policy (`Syscall.negative`: they are idempotent and
+    /// never block, so a signal can only interrupt them before they take effect); a release is
+    /// never retried (the shim frees its handle whatever the kernel said).
     @discardableResult
-    static func check(_ rc: Int32, chip: String, line: String) throws(GPIOError) -> Int32? {
-        guard rc < 0 else { return rc }
-        throw GPIOError(errno: -rc, chip: chip, line: line)
+    static func check(_ rc: Int32, chip: String, line: String) throws(GPIOError) -> Int32 {
+        guard let e = Errno(negated: rc) else { return rc }
+        throw GPIOError(errno: e, chip: chip, line: line)
     }
 
-    /// The room's EINTR policy: GPIO reads, value reads and writes are retried (they are
-    /// idempotent and never block, so a signal can only interrupt them before they take
-    /// effect); a release is never retried (the shim frees its handle whatever the kernel said).
-    private func retryingEINTR(_ call: () -> Int32) throws(GPIOError) -> Int32 {
-        Syscall.retryingNegative(call)
+    private func value(_ result: Result<Int32, Errno>) throws(GPIOError) -> Int32 {
+        switch result {
+        case .success(let v): return v
+        case .failure(let e): throw GPIOError(errno: e, chip: chip, line: line)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Posix
 import WatchCore
 
 /// A GPS with no device: a scripted boat, or a recorded log played at its own pace. It has no
@@ -29,13 +30,13 @@ public final class SimulatedGPS: Pollable {
         }
     }
 
-    public func pollRequests() -> [PollRequest] { [] }
+    public func pollRequests() -> [PollDescriptor] { [] }
 
     public func nextDeadline() -> Instant? {
         fixTime(index).map { start + .seconds($0 / speed) }
     }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         var out: [Event] = []
         while let t = fixTime(index), start + .seconds(t / speed) <= now {
             switch source {

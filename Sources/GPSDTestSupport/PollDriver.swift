@@ -23,13 +23,13 @@ public final class PollDriver {
             let now = Self.now()
             if now >= end { return false }
             let requests = source.pollRequests()
-            var fds = requests.map { PollDescriptor(fd: $0.fd, events: $0.events) }
+            var fds = requests
             var wait = end - now
             if let deadline = source.nextDeadline() { wait = min(wait, max(deadline - now, .zero)) }
             let ms = Int32(min(max((wait.seconds * 1000).rounded(.up), 0), 1000))
             do { try Poll.wait(&fds, timeoutMilliseconds: ms) } catch { return false }
             let after = Self.now()
-            let ready = fds.filter { $0.returned != 0 }.map { PollRequest(fd: $0.fd, events: $0.returned) }
+            let ready = fds.filter { $0.happened != 0 }
             let due = source.nextDeadline().map { $0 <= after } ?? false
             if !ready.isEmpty || due {
                 for e in source.service(ready: ready, now: after) { events.append((after, e)) }

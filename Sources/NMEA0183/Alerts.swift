@@ -130,7 +130,11 @@ public struct AlertStream: Sendable {
     /// The alarm episode the last anchor ALF or ALR announced, for an ACK that names none.
     private(set) public var announcedEpisode: Int?
 
-    public init(talker: String = "II", repeatEvery: Duration = .seconds(30)) {
+    /// "II", integrated instrumentation: the talker a plotter expects of a box like this one.
+    public static let defaultTalker = "II"
+    public static let defaultRepeat: Duration = .seconds(30)
+
+    public init(talker: String = AlertStream.defaultTalker, repeatEvery: Duration = AlertStream.defaultRepeat) {
         self.talker = talker
         self.repeatEvery = repeatEvery
     }

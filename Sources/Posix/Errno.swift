@@ -38,6 +38,13 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let messageTooLong = Errno(rawValue: EMSGSIZE)
     public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
 
+    /// The errno of a C library that returns `-errno` (libgpiod's shim, alsa-lib); nil for a
+    /// result that is not a failure.
+    public init?<T: BinaryInteger>(negated result: T) {
+        guard result < 0, let code = Int32(exactly: 0 - result) else { return nil }
+        self.init(rawValue: code)
+    }
+
     /// EAGAIN or EWOULDBLOCK (the same number on Linux, two names in POSIX).
     public var isWouldBlock: Bool { rawValue == EAGAIN || rawValue == EWOULDBLOCK }
 
@@ -63,10 +70,11 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var wouldBlock: Bool { errno.isWouldBlock }
 }
 
-/// The one EINTR policy: a call interrupted by a signal before it did anything is retried
-/// (read, write, send, recv, accept, poll, connect-wait, open, fsync, fdatasync, ftruncate,
-/// flock, ioctl); `close` never is, because on Linux the descriptor is gone even when close
-/// reports EINTR, and a retry could close one another part of the box just opened.
+/// The one EINTR policy, and its one loop (`again`): a call interrupted by a signal before it
+/// did anything is retried (read, write, send, recv, accept, poll, connect-wait, open, fsync,
+/// fdatasync, ftruncate, flock, ioctl, and libgpiod's reads and writes through `negative`);
+/// `close` never is, because on Linux the descriptor is gone even when close reports EINTR, and
+/// a retry could close one another part of the box just opened.
 public enum Syscall {
     /// Runs `body` until it returns something other than -1 or fails other than with EINTR.
     @discardableResult
@@ -99,22 +107,23 @@ public enum Syscall {
 
     @inline(__always)
     private static func retrying<T: BinaryInteger>(_ body: () -> T) -> Result<T, Errno> {
-        while true {
-            let r = body()
-            if r != -1 { return .success(r) }
-            let e = Glibc.errno
-            if e == EINTR { continue }
-            return .failure(Errno(rawValue: e))
-        }
+        let r = again(body) { $0 == -1 && Glibc.errno == EINTR }
+        return r == -1 ? .failure(.current) : .success(r)
     }
 
-    /// For C libraries that return `-errno` (libgpiod's shim, systemd): the same rule, the
-    /// result (or its -errno) returned as it is.
-    public static func retryingNegative<T: SignedInteger>(_ body: () -> T) -> T {
+    /// For C libraries that return `-errno` (libgpiod's shim): the same rule, the result or its
+    /// errno.
+    public static func negative<T: SignedInteger>(_ body: () -> T) -> Result<T, Errno> {
+        let r = again(body) { $0 == -T(EINTR) }
+        return Errno(negated: r).map { .failure($0) } ?? .success(r)
+    }
+
+    /// The one EINTR loop: `body` again while its result says it was interrupted.
+    @inline(__always)
+    private static func again<T>(_ body: () -> T, interrupted: (T) -> Bool) -> T {
         while true {
             let r = body()
-            if r == -T(EINTR) { continue }
-            return r
+            if !interrupted(r) { return r }
         }
     }
 }

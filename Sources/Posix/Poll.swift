@@ -12,37 +12,52 @@ public enum PollEvents {
     public static let readableOrClosed = Int16(POLLIN | POLLHUP | POLLERR)
 }
 
-/// One descriptor for poll(2): what is asked, and what came back in `returned`.
+/// One descriptor for poll(2), the one shape a poll entry has on the box: the events `wanted`
+/// (what a source asks the loop to wait for) and those that `happened` (what `Poll.wait` found,
+/// and what a source's `service(ready:)` reads).
 public struct PollDescriptor: Hashable, Sendable {
     public var fd: Int32
-    public var events: Int16
-    public var returned: Int16 = 0
+    public var wanted: Int16
+    public var happened: Int16
 
-    public init(fd: Int32, events: Int16) {
+    public init(fd: Int32, wanted: Int16, happened: Int16 = 0) {
         self.fd = fd
-        self.events = events
+        self.wanted = wanted
+        self.happened = happened
     }
+
+    /// Whether `happened` holds any of `events`.
+    public func happened(_ events: Int16) -> Bool { happened & events != 0 }
 }
 
 public enum Poll {
     /// Waits until one of `descriptors` is ready or `timeoutMilliseconds` pass (-1: no limit);
-    /// fills in `returned` and gives the number ready (0 on timeout). EINTR returns 0 with
+    /// sets each one's `happened` and gives the number ready (0 on timeout). EINTR returns 0 with
     /// nothing ready (the caller's loop looks at its clock and signals again).
     @discardableResult
     public static func wait(_ descriptors: inout [PollDescriptor], timeoutMilliseconds: Int32) throws -> Int {
-        var fds = descriptors.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        var fds = descriptors.map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
         guard let n = try Syscall.interruptible("poll", { Glibc.poll(&fds, nfds_t(fds.count), timeoutMilliseconds) }) else {
+            for i in descriptors.indices { descriptors[i].happened = 0 }
             return 0
         }
-        for i in fds.indices { descriptors[i].returned = fds[i].revents }
+        for i in fds.indices { descriptors[i].happened = fds[i].revents }
         return Int(n)
     }
 
-    /// One descriptor: what came back, 0 on timeout or EINTR.
+    /// Waits on `wanted` (at most `timeoutMilliseconds`) and gives those whose events happened,
+    /// in their order: what a source's `service(ready:)` takes.
+    public static func ready(_ wanted: [PollDescriptor], timeoutMilliseconds: Int32) -> [PollDescriptor] {
+        var fds = wanted
+        guard (try? wait(&fds, timeoutMilliseconds: timeoutMilliseconds)) ?? 0 > 0 else { return [] }
+        return fds.filter { $0.happened != 0 }
+    }
+
+    /// One descriptor: what happened, 0 on timeout or EINTR.
     public static func wait(for fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> Int16 {
-        var one = [PollDescriptor(fd: fd, events: events)]
+        var one = [PollDescriptor(fd: fd, wanted: events)]
         guard (try? wait(&one, timeoutMilliseconds: timeoutMilliseconds)) ?? 0 > 0 else { return 0 }
-        return one[0].returned
+        return one[0].happened
     }
 }
 

@@ -137,7 +137,7 @@ public struct Replay {
                 }
             case .faultRaised(let f): add(.fault, detail: f.message, code: f.kind.rawValue)
             case .faultCleared(let k): add(.faultCleared, code: k.rawValue)
-            case .refused(_, let why): add(.refused, detail: Copy.refusal(why, settings: options.settings), code: why.rawValue)
+            case .refused(_, let why): add(.refused, detail: Words.refusal(why, settings: options.settings), code: why.rawValue)
             case .accepted(let receipt, _):
                 switch receipt.decision {
                 case .mark: add(.marked, detail: receipt.anchor?.description)

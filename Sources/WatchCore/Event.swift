@@ -23,7 +23,7 @@ public enum Press: String, Hashable, Sendable, CaseIterable {
 }
 
 /// The sound moments of the design system's haptics table. Two outcomes that must be told
-/// apart sound different; `Signals` maps each to a buzzer and a siren pattern.
+/// apart sound different; `LightsAndSounds` maps each to a buzzer and a siren pattern.
 public enum Chirp: String, Hashable, Sendable, CaseIterable {
     case mark
     case release

@@ -90,124 +90,6 @@ public struct Watch: Sendable {
         var reach = 0.0
     }
 
-    /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
-    /// about its own slow mean (the swing), in a running root mean square.
-    public struct NoiseEstimate: Hashable, Sendable {
-        /// The slow mean of the distance to the anchor (where the boat lies), meters.
-        public internal(set) var level: Double?
-        /// The farthest that slow mean has been since the anchor was marked: the swing, meters.
-        public internal(set) var swing: Double = 0
-        var variance: Double?
-        /// Seconds of fixes the measurement has seen.
-        public internal(set) var measuredFor: Double = 0
-        var lastAt: Instant?
-        /// The spread of the weak fixes (2D, or no accuracy) about the same level, learnt like
-        /// `variance`.
-        var weakVariance: Double?
-        /// The receiver's usual reported accuracy (meters), learnt like `variance`.
-        var usualAccuracy: Double?
-        /// The reported speed over ground along the line from the anchor to the boat (m/s,
-        /// positive away), smoothed over `doppler_span`; its measured spread while holding.
-        public internal(set) var radialSpeed: Double = 0
-        var radialVariance: Double?
-        /// The same spread over `doppler_recent_span`.
-        var radialRecentVariance: Double?
-        /// Seconds of weak fixes the measurement has seen.
-        var weakFor: Double = 0
-        /// Whether the reported speed is the receiver's own (Doppler) or worked out from its
-        /// positions (as gpsd does for a receiver that reports none): the mean square of the
-        /// change in distance per second, and of its difference from the reported radial speed,
-        /// over `pairsFor` seconds of consecutive holding fixes.
-        var lastRadial: RadialFix?
-        public internal(set) var moveSquare = 0.0
-        public internal(set) var speedMiss = 0.0
-        public internal(set) var pairsFor = 0.0
-        /// The same over longer lags (2 to `speedLags` s: the move since a holding fix about that
-        /// many seconds before, along the line from the anchor as it lies now): a speed worked
-        /// out over several seconds (a smoothed SOG) equals the move over its own span. (Along
-        /// the line as it lies now, not the change of distance: a boat swinging across that line
-        /// moves along it by its curvature, which the lag-1 change hardly shows but 10 s does.)
-        /// `lagFixes` holds a holding fix a second, at most `speedLags`, newest last.
-        var lagFixes: [PlacedFix] = []
-        var lagMoveSquare: [Double] = []
-        var lagMiss: [Double] = []
-        static let speedLags = 10
-        /// The two radial speeds reported before this one (m/s; 0 for a reading without a
-        /// plausible speed): the smoothed speed follows the median of the last three, so one
-        /// reading's speed never moves it.
-        var priorRadial = 0.0, priorRadial2 = 0.0
-        /// The change of the distance per second, smoothed over `doppler_span` like the radial
-        /// speed (the track's own radial speed), and the fix it was last taken from.
-        public internal(set) var trackSpeed: Double = 0
-        var lastTrack: RadialFix?
-        /// What the speed has earned at anchor: the fastest smoothed radial speed away from the
-        /// anchor that the track agreed with and that the boat then gave back (the smoothed speed
-        /// came back to nothing or toward the anchor), m/s, fading over `doppler_reach_span`; the
-        /// fastest of the outward stretch under way, not yet given back; seconds of fixes about the
-        /// mark that measured it (every verdict: a drag never teaches the reach, below). A drag never gives its speed back, so it never teaches the reach.
-        public internal(set) var speedReach = 0.0
-        var pendingReach = 0.0
-        public internal(set) var reachFor = 0.0
-        /// What the position has shown at anchor: the farthest a fix stood from where the boat
-        /// lay (the level), either way, in an outing that came back across the level within
-        /// `wanderOutingSpan` (m), fading over `wanderReachSpan`; the outing under way (when it
-        /// started, its farthest, its side). Learnt from every fix, whatever the evidence: a
-        /// receiver's rare quick excursions (20 to 30 m out and back within a minute, heavy
-        /// tails its RMS wander hardly shows) are the ones that build evidence. A drag never
-        /// comes back, so it never teaches the reach.
-        public internal(set) var wanderReach = 0.0
-        var outingPeak = 0.0
-        var outingStart: Instant?
-        var outingOut = true
-
-        /// The reported speed tells something the positions don't: measured for a minute, and
-        /// differing from the positions' own change by at least `doppler_independence` of it.
-        /// A speed worked out from the positions moves with their wander and is never evidence.
-        public func speedIndependent(_ s: WatchSettings) -> Bool {
-            guard pairsFor >= 60, speedMiss > s.dopplerIndependence * moveSquare else { return false }
-            if s.guardsOff.contains(.speedLags) { return true }
-            for k in lagMiss.indices where !(lagMiss[k] > s.dopplerIndependence * lagMoveSquare[k]) { return false }
-            return true
-        }
-
-        /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
-        public func radialSigma(_ s: WatchSettings) -> Double {
-            let prior = s.dopplerPrior * s.dopplerPrior
-            return max(s.dopplerFloor, max(radialVariance ?? prior, radialRecentVariance ?? 0).squareRoot())
-        }
-
-        /// The reported speed says the boat moves away from the anchor: faster than the slowest
-        /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
-        /// The track agrees: the distance grew over the same span by at least `doppler_agreement`
-        /// of what the speed says.
-        /// Only faster than the receiver's reach at anchor by `doppler_trust_margin`, once measured
-        /// for `doppler_trust_span`: a speed that moves with the position's excursions reaches
-        /// as far at anchor, and is trusted for nothing slower.
-        public func movingAway(_ s: WatchSettings) -> Bool {
-            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
-                && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
-        }
-
-        /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until
-        /// measured for `doppler_trust_span`, then `doppler_trust_margin` times its reach.
-        public func trustedAbove(_ s: WatchSettings) -> Double {
-            if s.guardsOff.contains(.dopplerTrust) { return 0 }
-            return reachFor >= s.dopplerTrustSpan.seconds ? s.dopplerTrustMargin * speedReach : .infinity
-        }
-
-        /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
-        /// measured (1 until they wander more).
-        public var weakScale: Double {
-            guard let w = weakVariance, let v = variance, w > v, v > 0 else { return 1 }
-            return (w / v).squareRoot()
-        }
-
-        /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
-        public func sigma(_ s: WatchSettings) -> Double {
-            max(s.noiseFloor.value, (variance ?? s.noisePrior.value * s.noisePrior.value).squareRoot())
-        }
-    }
-
     public init(settings: WatchSettings = WatchSettings()) {
         self.settings = settings
         self.radius = settings.radius
@@ -461,9 +343,9 @@ public struct Watch: Sendable {
         // Only a 3D fix of the receiver's usual accuracy is hastened: a 2D stretch, or a burst
         // of poor readings, wanders more than the receiver's measured wander says, and its
         // speed with it.
-        let scale = wanderScale(weak: weak, accuracy: reading.accuracy?.value)
-        let moving = followRadialSpeed(radial, gap: gap, distance: distance, at: t)
-            && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !isBurst(reading.accuracy?.value))
+        let scale = noise.wanderScale(weak: weak, accuracy: reading.accuracy?.value, settings: settings)
+        let moving = noise.followRadialSpeed(radial, gap: gap, distance: distance, at: t, settings: settings)
+            && (settings.guardsOff.contains(.dopplerWeakOrBurst) || !weak && !noise.isBurst(reading.accuracy?.value))
         // A weak fix among 3D ones (a 2D stretch) is judged with the weak deadband: its wander is
         // learnt from stretches that come and go. A source that is all weak (RMC only) has its
         // wander measured on its own fixes all along, and keeps the deadband.
@@ -474,61 +356,13 @@ public struct Watch: Sendable {
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
         if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
-            learnNoise(distance: distance, gap: gap, at: t)
-            learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap)
-            learnSpeedSource(distance: distance, east: o.east, north: o.north, radial: radial, at: t)
+            noise.learnNoise(distance: distance, gap: gap, at: t, settings: settings)
+            noise.learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap, settings: settings)
+            noise.learnSpeedSource(distance: distance, east: o.east, north: o.north, radial: radial, at: t, settings: settings)
         }
         noise.lastRadial = radial.map { _ in RadialFix(at: t, distance: distance) }
         samples.append(sample)
         return distance
-    }
-
-    /// How much more than the receiver's measured wander this fix may wander (at least 1).
-    private func wanderScale(weak: Bool, accuracy: Double?) -> Double {
-        var scale = 1.0
-        if weak { scale = noise.weakScale }
-        // A reported accuracy varies with the satellites in view; only one more than twice the
-        // usual (a burst of poor readings) says this fix wanders more, and by no more than the
-        // accuracy itself says: half of it (a 95% figure is about two of its own wanders) on top
-        // of the measured wander. A receiver whose usual is far below its measured wander (RTK:
-        // 0.02 m against a swing's yaw of 1.5 m) would otherwise have 0.8 m taken as 20 wanders.
-        if let accuracy, let usual = noise.usualAccuracy, usual > 0 {
-            scale = max(scale, min(accuracy / (2 * usual), 1 + accuracy / (2 * noise.sigma(settings))))
-        }
-        return scale
-    }
-
-    /// A fix whose reported accuracy is more than twice the receiver's usual: a burst of poor readings.
-    private func isBurst(_ accuracy: Double?) -> Bool {
-        guard let accuracy, let usual = noise.usualAccuracy, usual > 0 else { return false }
-        return accuracy > 2 * usual
-    }
-
-    /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
-    /// seconds since the last fix, lets it fade toward nothing) and says whether it carries the
-    /// boat away.
-    /// The speed followed is the median of the last three readings' (one reading's speed never
-    /// moves it); the track's change of distance is smoothed alike, to be compared with it.
-    private mutating func followRadialSpeed(_ radial: Double?, gap dt: Double, distance: Double, at t: Instant) -> Bool {
-        let span = settings.dopplerSpan.seconds
-        if dt > 1 {
-            noise.radialSpeed *= expCore(-(dt - 1) / span)
-            noise.trackSpeed *= expCore(-(dt - 1) / span)
-        }
-        let a = min(min(dt, 1) / span, 1)
-        let now = radial ?? 0
-        let p1 = noise.priorRadial, p2 = noise.priorRadial2
-        let followed = settings.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
-        noise.priorRadial2 = p1
-        noise.priorRadial = now
-        noise.radialSpeed += a * (followed - noise.radialSpeed)
-        if let last = noise.lastTrack {
-            let step = (t - last.at).seconds
-            if step > 0, step <= 2 { noise.trackSpeed += a * ((distance - last.distance) / step - noise.trackSpeed) }
-        }
-        noise.lastTrack = RadialFix(at: t, distance: distance)
-        learnReach(dt: min(dt, 10))
-        return radial != nil && noise.movingAway(settings)
     }
 
     /// Page's cumulative sum on the excess beyond the alert radius in wanders, less the deadband,
@@ -552,56 +386,6 @@ public struct Watch: Sendable {
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return z + deadband
-    }
-
-    /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
-    private mutating func learnFix(weak: Bool, distance: Double, accuracy: Double?, gap: Double) {
-        let dt = min(gap, 10)
-        let b = min(dt / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
-        if weak, let level = noise.level {
-            // Learnt over the weak fixes' own time: 2D stretches come and go, and a rate set by
-            // all the fixes' time would take hours of them to learn how far they wander.
-            noise.weakFor += dt
-            let bw = min(dt / min(settings.noiseSpan.seconds, noise.weakFor + settings.noisePriorSpan.seconds), 1)
-            let r = distance - level
-            let w = noise.weakVariance ?? noise.variance ?? settings.noisePrior.value * settings.noisePrior.value
-            noise.weakVariance = w + bw * (r * r - w)
-        }
-        if let accuracy {
-            let u = noise.usualAccuracy ?? accuracy
-            noise.usualAccuracy = u + b * (accuracy - u)
-        }
-        let prior = settings.dopplerPrior * settings.dopplerPrior
-        let rv = noise.radialVariance ?? prior
-        let square = noise.radialSpeed * noise.radialSpeed
-        noise.radialVariance = rv + b * (square - rv)
-        let recent = settings.dopplerRecentSpan.seconds
-        if recent > 0 {
-            let rr = noise.radialRecentVariance ?? prior
-            let br = min(dt / min(recent, noise.measuredFor + settings.noisePriorSpan.seconds), 1)
-            noise.radialRecentVariance = rr + br * (square - rr)
-        }
-    }
-
-    /// The speed's reach at anchor (`NoiseEstimate.speedReach`), from a fix `dt` seconds after
-    /// the last, whatever the evidence (the largest excursions are the ones that build it): a
-    /// speed toward the anchor that the track agreed with counts at once (no drag moves toward
-    /// the anchor, and a receiver's excursions come back as fast as they go out); one away from
-    /// it once the boat gave it back.
-    private mutating func learnReach(dt: Double) {
-        noise.reachFor += dt
-        noise.speedReach *= expCore(-dt / settings.dopplerReachSpan.seconds)
-        let v = noise.radialSpeed
-        let agrees = abs(noise.trackSpeed) >= settings.dopplerAgreement * abs(v) && (noise.trackSpeed > 0) == (v > 0)
-        if v > 0 {
-            if agrees { noise.pendingReach = max(noise.pendingReach, v) }
-        } else {
-            if agrees { noise.speedReach = max(noise.speedReach, -v) }
-            if noise.pendingReach > 0 {
-                noise.speedReach = max(noise.speedReach, noise.pendingReach)
-                noise.pendingReach = 0
-            }
-        }
     }
 
     /// The excursion reach (`NoiseEstimate.wanderReach`) from a fix at `distance`, `gap` seconds
@@ -630,60 +414,6 @@ public struct Watch: Sendable {
             noise.outingOut = e > 0
         }
         return settings.guardsOff.contains(.wanderReach) ? 0 : reach
-    }
-
-    /// Compares the reported radial speed with the change of the distance since the last fix.
-    private mutating func learnSpeedSource(distance: Double, east: Double, north: Double, radial: Double?, at t: Instant) {
-        guard let radial, let last = noise.lastRadial else { return }
-        let dt = (t - last.at).seconds
-        guard dt > 0, dt <= 2 else { return }
-        // A speed worked out from the last two positions equals this change exactly.
-        let move = (distance - last.distance) / dt, miss = move - radial
-        noise.pairsFor += dt
-        let b = min(dt / min(settings.noiseSpan.seconds, noise.pairsFor), 1)
-        noise.moveSquare += b * (move * move - noise.moveSquare)
-        noise.speedMiss += b * (miss * miss - noise.speedMiss)
-        // Over longer lags, against the fix kept about that many seconds before (one a second,
-        // so a 10 Hz receiver costs the same): a speed worked out over 3 to 10 s differs from
-        // the change over its own span by nothing.
-        let lags = NoiseEstimate.speedLags
-        noise.lagFixes.removeAll { t - $0.at > .seconds(Double(lags) + 0.5) }
-        if noise.lagMoveSquare.isEmpty {
-            noise.lagMoveSquare = Array(repeating: 0, count: lags - 1)
-            noise.lagMiss = Array(repeating: 0, count: lags - 1)
-        }
-        for f in noise.lagFixes where distance >= 1 {
-            let span = (t - f.at).seconds
-            let k = Int(span.rounded()) - 2
-            guard k >= 0, k < lags - 1 else { continue }
-            let lagMove = ((east - f.east) * east + (north - f.north) * north) / (distance * span), lagMiss = lagMove - radial
-            noise.lagMoveSquare[k] += b * (lagMove * lagMove - noise.lagMoveSquare[k])
-            noise.lagMiss[k] += b * (lagMiss * lagMiss - noise.lagMiss[k])
-        }
-        if noise.lagFixes.last.map({ (t - $0.at).seconds >= 0.95 }) ?? true {
-            noise.lagFixes.append(PlacedFix(at: t, east: east, north: north))
-            if noise.lagFixes.count > lags { noise.lagFixes.removeFirst(noise.lagFixes.count - lags) }
-        }
-    }
-
-    private mutating func learnNoise(distance: Double, gap: Double, at t: Instant) {
-        let dt = min(gap, 10)
-        guard let level = noise.level else {
-            noise.level = distance
-            noise.swing = distance
-            noise.measuredFor = 0
-            return
-        }
-        noise.measuredFor += dt
-        let a = dt / min(settings.swingSpan.seconds, noise.measuredFor)
-        let next = level + min(a, 1) * (distance - level)
-        noise.level = next
-        noise.swing = max(noise.swing, next)
-        let prior = settings.noisePrior.value * settings.noisePrior.value
-        let v = noise.variance ?? prior
-        let r = distance - next
-        let b = dt / min(settings.noiseSpan.seconds, noise.measuredFor + settings.noisePriorSpan.seconds)
-        noise.variance = v + min(b, 1) * (r * r - v)
     }
 
     /// Drops samples that left the window.
@@ -734,7 +464,7 @@ public struct Watch: Sendable {
     func gpsLostText(at now: Instant) -> String? {
         guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
         let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
-        return Copy.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+        return Words.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
     }
 
     /// Judged this long without a break clears the GPS fault.
@@ -762,7 +492,7 @@ public struct Watch: Sendable {
                 var reason = CantJudgeReason.noReading
                 if case .cantJudge(let why) = verdict { reason = why }
                 let judgeable = reason == .poorAccuracy ? lastReading?.accuracy.flatMap(smallestJudgeableRadius) : nil
-                let fault = Fault(.gpsLost, Copy.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
+                let fault = Fault(.gpsLost, Words.gpsFault(reason, for: settings.gpsGrace, radius: radius, judgeable: judgeable))
                 gpsLostRaised = (fault, now, reason, judgeable)
                 raise(fault, into: &out)
             }

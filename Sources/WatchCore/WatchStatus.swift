@@ -43,7 +43,7 @@ public struct WatchStatus: Hashable, Sendable {
 extension WatchStatus {
     /// How far beyond the alert radius this receiver rings, in words, once its wander is measured.
     public var ringDistance: String? {
-        ringsBeyond.flatMap { b in wander.map { Copy.ringDistance(beyond: b, radius: radius, wander: $0) } }
+        ringsBeyond.flatMap { b in wander.map { Words.ringDistance(beyond: b, radius: radius, wander: $0) } }
     }
 }
 
@@ -59,7 +59,7 @@ extension Watch {
             distance: distance,
             readingAge: lastReading.map { now - $0.received },
             accuracy: lastReading?.accuracy,
-            wontRing: Copy.wontRing(verdict: verdict, alarm: alarm, now: now),
+            wontRing: Words.wontRing(verdict: verdict, alarm: alarm, now: now),
             faults: faults.values.sorted { $0.kind < $1.kind },
             faultSounding: faultSounding,
             boat: lastUsable?.position,
@@ -68,7 +68,7 @@ extension Watch {
             swingOffer: swingOffer,
             suggestedRadius: swingSuggestedRadius,
             wander: wander,
-            radiusAdvice: reliableRadius.flatMap { r in wander.map { Copy.radiusAdvice(wander: $0, reliable: r) } },
+            radiusAdvice: reliableRadius.flatMap { r in wander.map { Words.radiusAdvice(wander: $0, reliable: r) } },
             ringsBeyond: ringsBeyond,
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
             gpsUnusable: gpsUnusable(at: now),

@@ -77,9 +77,9 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
             nmea = NMEAOutput(settings: s, wall: { 1_700_000_000 }, now: rig.now)
             plotter = try Plotter(port: try XCTUnwrap(nmea.port))
             for _ in 0..<50 where nmea.clientCount == 0 {
-                var fds = nmea.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+                var fds = nmea.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
                 _ = poll(&fds, nfds_t(fds.count), 20)
-                _ = nmea.service(ready: fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now)
+                _ = nmea.service(ready: fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }, now: rig.now)
             }
             XCTAssertEqual(nmea.clientCount, 1)
             directory = temporaryDirectory("announce")
@@ -122,7 +122,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
         var outcome: DecisionOutcome?
         t.rig.box.handle(.decision(.snooze(episode: t.rig.box.watch.alarm.episode!)), now: t.rig.now) { outcome = $0 }
         XCTAssertEqual(t.rig.box.watch.alarm.kind, .snoozed, "the watch is snoozed at once")
-        XCTAssertFalse(t.rig.box.annunciator.isAlarmSounding, "the sound stops at once")
+        XCTAssertFalse(t.rig.box.buzzerAndSiren.isAlarmSounding, "the sound stops at once")
         XCTAssertNil(outcome)
         // While the record syncs: fixes come and go, and nothing on the network says silenced.
         t.rig.fixes(east: 90, count: 2)
@@ -202,9 +202,9 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
         func pump(until done: () -> Bool, limit: Double = 10) {
             let end = MonotonicClock.now() + .seconds(limit)
             while !done() && MonotonicClock.now() < end {
-                var fds = mqtt.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+                var fds = mqtt.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
                 _ = poll(&fds, nfds_t(fds.count), 10)
-                mqtt.serve(fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now, box: rig.box)
+                mqtt.serve(fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }, now: rig.now, box: rig.box)
                 rig.box.takeCompletions(now: rig.now)
                 _ = phone.run(forMilliseconds: 10)
             }
@@ -238,7 +238,7 @@ final class AnnouncedAfterReceiptTests: XCTestCase {
     /// stays fresh; a ring is told at once and stays told.
     func testTheHeldStatusKeepsTheReadingFreshAndTellsARing() {
         let (holding, _) = Statuses.holding()
-        var a = Announcement()
+        var a = AnnouncedStatus()
         XCTAssertEqual(a.status(live: holding, waiting: false), holding)
         var later = holding
         later.radius = 45

@@ -2,7 +2,8 @@
 import Drivers
 import Journal
 import JournalTestSupport
-import Signals
+import Posix
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -28,8 +29,8 @@ final class BoxTests: XCTestCase {
         func chirp(_ chirp: Chirp, now: Instant) { trace.events.append("siren chirp") }
         func notSaved(now: Instant) { trace.events.append("siren not saved") }
         func stopAll() { trace.events.append("siren stop") }
-        func pollRequests() -> [PollRequest] { [] }
-        func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] { [] }
         func nextDeadline() -> Instant? { nil }
     }
 
@@ -74,7 +75,7 @@ final class BoxTests: XCTestCase {
             s.noisePrior = 5
             s.radius = 30
             box = Box(watch: Watch(settings: s), sources: [],
-                      annunciator: Annunciator(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: FakeBuzzer(trace), siren: FakeSiren(trace), book: DesignedSounds()),
                       log: log, wall: { 1_700_000_000 })
         }
 
@@ -174,7 +175,7 @@ final class BoxTests: XCTestCase {
         rig.trace.events.removeAll()
         rig.box.handle(.armSwitch(on: false), now: rig.now)
         XCTAssertTrue(rig.trace.events.contains("siren alarm off"), "\(rig.trace.events)")
-        XCTAssertFalse(rig.box.annunciator.isAlarmSounding)
+        XCTAssertFalse(rig.box.buzzerAndSiren.isAlarmSounding)
         // After the disarm chirp ends, the line is low.
         rig.now = rig.now + .seconds(2)
         rig.box.serve([], now: rig.now)
@@ -206,7 +207,7 @@ final class ChirpTimingTests: XCTestCase {
         s.radius = 30
         let gps = SimulatedGPS(.script(.hold), start: .zero)
         let box = Box(watch: Watch(settings: s), sources: [gps],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 })
         var now = Instant.zero
         func runUntil(_ end: Instant) {
             while let next = box.nextDeadline(now: now), next <= end {

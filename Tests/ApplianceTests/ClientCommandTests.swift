@@ -47,7 +47,7 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertTrue(box.watch.faultSounding)
         let r = cli(["snooze"], box: box)
         XCTAssertEqual(r.code, 0, r.err)
-        XCTAssertEqual(r.out, "Sent, waiting for the box\nFault sound snoozed for \(Copy.countdown(box.watch.settings.snooze)): it sounds again if the fault is still there\n")
+        XCTAssertEqual(r.out, "Sent, waiting for the box\nFault sound snoozed for \(Words.countdown(box.watch.settings.snooze)): it sounds again if the fault is still there\n")
         XCTAssertFalse(box.watch.faultSounding, "the fault sound is snoozed")
         XCTAssertEqual(box.watch.alarm, .armed, "no alarm was answered")
         XCTAssertNotNil(box.watch.faults[.receiver], "the fault stays shown")

@@ -3,7 +3,7 @@ import Glibc
 #endif
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -44,7 +44,7 @@ final class ConfigSaidOnceTests: XCTestCase {
     func testTheConfigurationFaultIsShownButNeverSounded() {
         let trace = BoxTests.Trace()
         let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
-                      annunciator: Annunciator(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
                       log: BoxTests.FakeLog(trace), wall: { 1_700_000_000 })
         let problems = Configuration.parse("[watch]\nradiuss = 40\n").problems
         guard let fault = Configuration.fault(for: problems) else { return XCTFail("no fault for \(problems)") }
@@ -72,7 +72,7 @@ final class ConfigSaidOnceTests: XCTestCase {
     func testAGPIOValueThatNamesNoLineIsShownWithTheFilesProblemsNeverSounded() {
         let trace = BoxTests.Trace()
         let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
-                      annunciator: Annunciator(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
                       log: BoxTests.FakeLog(trace), wall: { 1_700_000_000 })
         let loaded = Configuration.parse(Self.badLine + "radiuss = 40\n[siren]\nenabled = false\n[ring]\nenabled = false\n")
         let now = Instant(seconds: 10)

@@ -1,8 +1,10 @@
 @testable import Appliance
 import Drivers
 import Journal
-import Signals
+import NMEA0183
+import LightsAndSounds
 import WatchCore
+import Foundation
 import XCTest
 
 /// A default the configuration and a driver or the watch both hold must be one value: the box
@@ -44,5 +46,33 @@ final class ConfigurationDefaultsTests: XCTestCase {
         XCTAssertEqual(wiring.order ?? wiring.type.defaultOrder, driver.order ?? driver.type.defaultOrder)
         XCTAssertEqual(wiring.clockHz, driver.clockHz)
         XCTAssertEqual(config.siren.settings, SirenSettings())
+    }
+
+    /// The network sections' defaults are the alert stream's, and what else reads MQTT's
+    /// (`fleet`) and the runtime section's (the snapshot writer, the control client) takes them
+    /// from the section.
+    func testTheNetworkAndRuntimeDefaultsAreTheirUsersDefaults() {
+        let config = Configuration()
+        let stream = AlertStream()
+        XCTAssertEqual(config.nmea.talker, stream.talker)
+        XCTAssertEqual(config.nmea.repeatEvery, stream.repeatEvery.seconds)
+        XCTAssertTrue(FleetCommand.help.contains("--port N             default \(config.mqtt.port)\n"), FleetCommand.help)
+        XCTAssertTrue(FleetCommand.help.contains("(mqtt.prefix, default \(config.mqtt.prefix))"), FleetCommand.help)
+        XCTAssertEqual(SnapshotFile.defaultDirectory, config.runtime.directory)
+        XCTAssertEqual(ControlClient.Options().directory, config.runtime.directory)
+        let directory = temporaryDirectory("defaults")
+        defer { removeTree(directory) }
+        XCTAssertEqual(SnapshotWriter(directory: directory, fitted: []).interval, .seconds(config.runtime.statusInterval))
+    }
+
+    /// `test-alarm` sounds the siren `run` builds: one place turns the `[siren]` section into a
+    /// siren (`Wiring.siren`), so the two can't disagree on its settings.
+    func testOnlyWiringBuildsTheSirenFromTheConfiguration() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/Appliance").standardized
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        let builders = try files.filter { try String(contentsOf: sources.appendingPathComponent($0), encoding: .utf8).contains("ALSASiren(") }
+        XCTAssertEqual(builders, ["Runtime/Wiring.swift"])
     }
 }

@@ -6,7 +6,7 @@ import Posix
 import Drivers
 import Journal
 import NMEA0183
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -47,8 +47,8 @@ final class FaultSnoozeTests: XCTestCase {
         if let (receipt, saved) = rig.receipts.first {
             XCTAssertTrue(receipt.silencesFault)
             XCTAssertTrue(saved)
-            XCTAssertEqual(Copy.receipt(receipt, now: rig.now),
-                           "Fault sound snoozed for \(Copy.countdown(rig.box.watch.settings.snooze)): it sounds again if the fault is still there")
+            XCTAssertEqual(Words.receipt(receipt, now: rig.now),
+                           "Fault sound snoozed for \(Words.countdown(rig.box.watch.settings.snooze)): it sounds again if the fault is still there")
         }
         XCTAssertEqual(rig.sounds.played.last, SoundDesign.chirp(.snooze), "the snooze chirp, as for a snoozed alarm")
         XCTAssertEqual(rig.box.watch.alarm, .armed, "no alarm was answered")
@@ -99,9 +99,9 @@ final class FaultSnoozeTests: XCTestCase {
         let nmea = NMEAOutput(settings: s, wall: { 1_700_000_000 }, now: rig.now)
         let plotter = try AnnouncedAfterReceiptTests.Plotter(port: try XCTUnwrap(nmea.port))
         func turn(_ ms: Int32 = 20) {
-            var fds = nmea.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = nmea.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), ms)
-            nmea.serve(fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now, box: rig.box)
+            nmea.serve(fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }, now: rig.now, box: rig.box)
         }
         for _ in 0..<50 where nmea.clientCount == 0 { turn() }
         XCTAssertEqual(nmea.clientCount, 1)
@@ -143,9 +143,9 @@ final class FaultSnoozeTests: XCTestCase {
         let nmea = NMEAOutput(settings: s, wall: { 1_700_000_000 }, now: rig.now)
         let plotter = try AnnouncedAfterReceiptTests.Plotter(port: try XCTUnwrap(nmea.port))
         func turn(_ ms: Int32 = 20) {
-            var fds = nmea.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = nmea.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), ms)
-            nmea.serve(fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now, box: rig.box)
+            nmea.serve(fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }, now: rig.now, box: rig.box)
         }
         for _ in 0..<50 where nmea.clientCount == 0 { turn() }
         let acn = Sentence.encode("ECACN", ["", "", "10002", "3", "A", "C"])
@@ -174,9 +174,9 @@ final class FaultSnoozeTests: XCTestCase {
         func pump(until done: () -> Bool) {
             let end = MonotonicClock.now() + .seconds(10)
             while !done() && MonotonicClock.now() < end {
-                var fds = mqtt.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+                var fds = mqtt.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
                 _ = poll(&fds, nfds_t(fds.count), 10)
-                mqtt.serve(fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }, now: rig.now, box: rig.box)
+                mqtt.serve(fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }, now: rig.now, box: rig.box)
                 rig.box.takeCompletions(now: rig.now)
                 _ = phone.run(forMilliseconds: 10)
             }

@@ -84,7 +84,7 @@ final class GlanceTests: XCTestCase {
         _ = box.handle(.decision(.mark(.here)))
         let r = cli(["mark", "--from-swing"], box: box)
         XCTAssertEqual(r.code, 1)
-        XCTAssertEqual(r.err, Copy.refusal(.swingUnsettled) + "\n")
+        XCTAssertEqual(r.err, Words.refusal(.swingUnsettled) + "\n")
         XCTAssertEqual(cli(["mark", "--from-swing", "--ago", "5m"], box: nil).code, 64)
     }
 

@@ -4,7 +4,7 @@ import Glibc
 import Posix
 @testable import Appliance
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -53,7 +53,7 @@ final class JournalHistoryTests: XCTestCase {
         let opened = Journal.open(directory: journalDir, at: Stamp(monotonic: now, wall: WallTime.now()))
         let log = JournalLog(journal: opened.journal, threaded: true, wall: WallClock.seconds)
         let box = Box(watch: Watch(settings: WatchSettings()), sources: [],
-                      annunciator: Annunciator(buzzer: nil, siren: nil, book: DesignedSounds()), log: log, wall: WallClock.seconds)
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: nil, siren: nil, book: DesignedSounds()), log: log, wall: WallClock.seconds)
         func recap() -> [String] {
             let wall = WallTime.now()
             let r = (try? JournalHistory(directory: journalDir).entries()).map { Recap.build($0, since: wall - .seconds(3600), now: wall) }

@@ -5,7 +5,7 @@ import Posix
 @testable import Appliance
 import Drivers
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -27,9 +27,9 @@ final class LoopNeverWaitsTests: XCTestCase {
         var steps: [(Instant, () -> Void)]
         init(_ steps: [(Instant, () -> Void)]) { self.steps = steps }
         var polled: Pollable? { self }
-        func pollRequests() -> [PollRequest] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
         func nextDeadline() -> Instant? { steps.first?.0 }
-        func service(ready: [PollRequest], now: Instant) -> [Event] {
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] {
             while let first = steps.first, first.0 <= now {
                 steps.removeFirst()
                 first.1()
@@ -128,7 +128,7 @@ final class LoopNeverWaitsTests: XCTestCase {
         // Ringing at once, as after a restart with the alarm latched.
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
                     lastEpisode: 1, now: start)
-        XCTAssertTrue(box.annunciator.isAlarmSounding)
+        XCTAssertTrue(box.buzzerAndSiren.isAlarmSounding)
         slowFrom()
 
         var outcome: DecisionOutcome?

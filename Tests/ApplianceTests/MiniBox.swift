@@ -68,12 +68,12 @@ final class MiniBox {
     /// hand each decision to the watch, answer refusals at once and receipts after the sync.
     func turn(timeoutMs: Int32 = 20) {
         var requests = server.pollRequests()
-        var fds = requests.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        var fds = requests.map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
         let n = poll(&fds, nfds_t(fds.count), timeoutMs)
-        var ready: [PollRequest] = []
+        var ready: [PollDescriptor] = []
         if n > 0 {
             for (i, p) in fds.enumerated() where p.revents != 0 {
-                ready.append(PollRequest(fd: requests[i].fd, events: p.revents))
+                ready.append(PollDescriptor(fd: requests[i].fd, wanted: requests[i].wanted, happened: p.revents))
             }
         }
         requests = []

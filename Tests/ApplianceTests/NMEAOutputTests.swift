@@ -37,9 +37,9 @@ final class NMEAOutputTests: XCTestCase {
 
     /// One turn of the loop for this output: poll its descriptors briefly, serve what is ready.
     func turn(_ out: NMEAOutput, now: Instant) {
-        var fds = out.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        var fds = out.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
         _ = poll(&fds, nfds_t(fds.count), 50)
-        let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+        let ready = fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }
         _ = out.service(ready: ready, now: now)
     }
 

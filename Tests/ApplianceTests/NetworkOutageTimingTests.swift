@@ -4,7 +4,7 @@ import Glibc
 import Posix
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -153,11 +153,11 @@ final class NetworkOutageTimingTests: XCTestCase {
         let script = LoopNeverWaitsTests.Script([])
         let parts = wiring.parts(devices, journal: journal)
         let box = wiring.box(devices, journal: journal, parts: parts + (try extra(wiring, parts)) + [watchdog, script])
-        // Judged from the ring on: the annunciator sets the line low when it is built.
+        // Judged from the ring on: the buzzerAndSiren sets the line low when it is built.
         let ringing = MonotonicClock.now()
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1,
                     lastEpisode: 1, now: ringing)
-        XCTAssertTrue(box.annunciator.isAlarmSounding)
+        XCTAssertTrue(box.buzzerAndSiren.isAlarmSounding)
         return Ringing(box: box, buzzer: buzzer, start: ringing, script: script, pings: { pings.at }, cleanUp: {
             Console.loop = nil
             runProgram(["/bin/rm", "-rf", shm])
@@ -263,7 +263,7 @@ final class NetworkOutageTimingTests: XCTestCase {
             return inner.nextDeadline(now: now)
         }
         func pollSources() -> [Pollable] { inner.pollSources() }
-        func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+        func serve(_ ready: [(Pollable, [PollDescriptor])], now: Instant) {
             let v = voluntarySwitches()
             if let polled { sleptInPoll += v - polled }
             turnStart = v

@@ -1,7 +1,7 @@
 @testable import Appliance
 import Drivers
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -37,7 +37,7 @@ final class PartsTests: XCTestCase {
 
     func box(_ parts: [Part], trace: BoxTests.Trace, log: DecisionLog? = nil) -> Box {
         Box(watch: Watch(settings: WatchSettings()),
-            annunciator: Annunciator(buzzer: BoxTests.FakeBuzzer(trace), siren: nil, book: DesignedSounds()),
+            buzzerAndSiren: BuzzerAndSiren(buzzer: BoxTests.FakeBuzzer(trace), siren: nil, book: DesignedSounds()),
             log: log, wall: { 1_700_000_000 }, parts: parts)
     }
 
@@ -46,7 +46,7 @@ final class PartsTests: XCTestCase {
         let box = box([Recorder("journal", trace), Recorder("buzzer", trace), Recorder("network", trace)], trace: trace)
         box.restore(anchor: Coordinate(latitude: 54, longitude: 13), radius: 30, armed: true, ringingEpisode: 1, lastEpisode: 1,
                     now: Instant(seconds: 1))
-        XCTAssertTrue(box.annunciator.isAlarmSounding)
+        XCTAssertTrue(box.buzzerAndSiren.isAlarmSounding)
         trace.events.removeAll()
         box.stop(now: Instant(seconds: 2))
         XCTAssertEqual(trace.events, ["network stopped", "buzzer stopped", "journal stopped", "buzzer off"])

@@ -5,7 +5,7 @@ import Posix
 @testable import Appliance
 import Drivers
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -22,8 +22,8 @@ final class ReceiptTests: XCTestCase {
         func chirp(_ chirp: Chirp, now: Instant) { played.append(SoundDesign.chirp(chirp)) }
         func notSaved(now: Instant) { played.append(SoundDesign.notSaved) }
         func stopAll() {}
-        func pollRequests() -> [PollRequest] { [] }
-        func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] { [] }
         func nextDeadline() -> Instant? { nil }
     }
 
@@ -43,7 +43,7 @@ final class ReceiptTests: XCTestCase {
             var s = WatchSettings()
             s.radius = 30
             box = Box(watch: Watch(settings: s), sources: [],
-                      annunciator: Annunciator(buzzer: nil, siren: sounds, book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: nil, siren: sounds, book: DesignedSounds()),
                       log: log, wall: { 1_700_000_000 })
             log.pace = { [unowned box] in TrackPace(of: box.watch) }
             box.onReceipt = { [unowned self] r, saved, _ in receipts.append((r, saved)) }

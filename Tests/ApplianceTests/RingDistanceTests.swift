@@ -1,7 +1,7 @@
 import Posix
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -17,7 +17,7 @@ final class RingDistanceTests: XCTestCase {
     func box(_ settings: WatchSettings = WatchSettings(), sources: [Pollable] = []) -> Box {
         let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [.buzzer, .journal])
         return Box(watch: Watch(settings: settings), sources: sources,
-                   annunciator: Annunciator(buzzer: DemoCommand.DemoBuzzer(), siren: nil, book: DesignedSounds()),
+                   buzzerAndSiren: BuzzerAndSiren(buzzer: DemoCommand.DemoBuzzer(), siren: nil, book: DesignedSounds()),
                    log: nil, wall: { 0 }, parts: [writer])
     }
 

@@ -1,6 +1,6 @@
 @testable import Appliance
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 
@@ -14,7 +14,7 @@ final class SoundingFaultTests: XCTestCase {
 
         init() {
             box = Box(watch: Watch(settings: WatchSettings()), sources: [],
-                      annunciator: Annunciator(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: BoxTests.FakeBuzzer(trace), siren: BoxTests.FakeSiren(trace), book: DesignedSounds()),
                       log: BoxTests.FakeLog(trace), wall: { 1_700_000_000 })
         }
 
@@ -38,10 +38,10 @@ final class SoundingFaultTests: XCTestCase {
         rig.fixes(10, accuracy: 17)
         XCTAssertNotNil(rig.decide(.mark(.here)))
         guard case .accepted(let receipt, _) = rig.decide(.setRadius(5)) else { return XCTFail("radius 5 m refused") }
-        XCTAssertEqual(Copy.receipt(receipt, now: rig.now),
+        XCTAssertEqual(Words.receipt(receipt, now: rig.now),
                        "Alert radius: 5 m, too small for this GPS's accuracy: 9 m or more can be judged")
         guard case .accepted(let wide, _) = rig.decide(.setRadius(9)) else { return XCTFail("radius 9 m refused") }
-        XCTAssertEqual(Copy.receipt(wide, now: rig.now), "Alert radius: 9 m", "9 m judges a 17 m accuracy")
+        XCTAssertEqual(Words.receipt(wide, now: rig.now), "Alert radius: 9 m", "9 m judges a 17 m accuracy")
     }
 
     func testTheGPSFaultNamesPoorAccuracyNotANoReadingAndItsRemedyIsARadius() {

@@ -15,7 +15,7 @@ final class SwingRestartTests: XCTestCase {
         let opened = Journal.open(directory: "/journal", fileSystem: fs, at: stamp(now))
         let log = JournalLog(journal: opened.journal, threaded: false, wall: { 1_700_000_000 + now.seconds })
         let box = Box(watch: Watch(settings: .scripted), sources: [],
-                      annunciator: Annunciator(buzzer: nil, siren: nil, book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: nil, siren: nil, book: DesignedSounds()),
                       log: log, wall: { 1_700_000_000 })
         log.pace = { [unowned box] in TrackPace(of: box.watch) }
         StartUp.restore(box, from: opened.recovery, now: now)

@@ -156,7 +156,7 @@ final class SystemsCheckTests: XCTestCase {
     /// The radius advice: the GPS row still answers Yes (it judges), worth a look, with the words.
     func testTheRadiusAdviceIsAGPSRowWorthALookAndInTheSnapshotAndRecap() throws {
         var (status, now) = Statuses.holding()
-        let advice = Copy.radiusAdvice(wander: 18, reliable: 60)
+        let advice = Words.radiusAdvice(wander: 18, reliable: 60)
         XCTAssertEqual(advice, "GPS wanders about 18 m: an alert radius of 60 m or more rings reliably")
         status.radiusAdvice = advice
         status.wander = 18

@@ -21,9 +21,9 @@ final class WakeupBudgetTests: XCTestCase {
         let at: Coordinate
         init(at: Coordinate) { self.at = at }
         var polled: Pollable? { self }
-        func pollRequests() -> [PollRequest] { [] }
+        func pollRequests() -> [PollDescriptor] { [] }
         func nextDeadline() -> Instant? { nil }
-        func service(ready: [PollRequest], now: Instant) -> [Event] {
+        func service(ready: [PollDescriptor], now: Instant) -> [Event] {
             guard !ready.isEmpty else { return [] }
             return [.reading(GPSReading(mode: .threeD, position: at, accuracy: 3, received: now))]
         }
@@ -99,7 +99,7 @@ final class WakeupBudgetTests: XCTestCase {
                 clock.now = now
                 nextReading = r + period!
                 if clock.counting { out.readings += 1 }
-                runtime.serve([(gps, [PollRequest(fd: -1, events: Int16(POLLIN))])], now: now)
+                runtime.serve([(gps, [PollDescriptor(fd: -1, wanted: Int16(POLLIN), happened: Int16(POLLIN))])], now: now)
             } else {
                 XCTFail("nothing would ever wake the box")
                 return out

@@ -1,7 +1,8 @@
 import Drivers
 import Glibc
-import Signals
-import SignalsTestSupport
+import Posix
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 import WatchCore
 import XCTest
 
@@ -52,9 +53,9 @@ final class ALSASirenLoopbackTests: XCTestCase {
         // The loop, in real time: poll the siren's descriptors, service it when they are ready.
         var wakes = 0
         while monotonic() < called + .milliseconds(1600) {
-            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 50)
-            let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+            let ready = fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }
             _ = siren.service(ready: ready, now: monotonic())
             wakes += 1
         }

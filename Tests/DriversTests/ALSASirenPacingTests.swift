@@ -1,5 +1,6 @@
 import Drivers
 import Glibc
+import Posix
 import WatchCore
 import XCTest
 
@@ -72,11 +73,11 @@ final class ALSASirenPacingTests: XCTestCase {
             let now = monotonic()
             if now >= end { break }
             let deadline = min(end, siren.nextDeadline() ?? end)
-            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
             let wait = max(0, (deadline - now).nanoseconds)
             _ = poll(&fds, nfds_t(fds.count), Int32((wait + 999_999) / 1_000_000))
             let after = monotonic()
-            let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+            let ready = fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }
             let due = siren.nextDeadline().map { $0 <= after } ?? false
             guard !ready.isEmpty || due else { continue }
             events += siren.service(ready: ready, now: after)
@@ -144,7 +145,7 @@ final class ALSASirenPacingTests: XCTestCase {
         // the clock has not moved (the siren is a buffer ahead of it).
         while wakes < 2_000, siren.deviceOpen {
             now = now + .microseconds(1)
-            events += siren.service(ready: [PollRequest(fd: 1_000, events: Int16(POLLOUT))], now: now)
+            events += siren.service(ready: [PollDescriptor(fd: 1_000, wanted: Int16(POLLOUT), happened: Int16(POLLOUT))], now: now)
             wakes += 1
         }
         XCTAssertFalse(siren.deviceOpen, "a device that woke the loop \(wakes) times for nothing is still in use")

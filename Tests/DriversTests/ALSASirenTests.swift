@@ -1,7 +1,8 @@
 import Drivers
 import Glibc
-import Signals
-import SignalsTestSupport
+import Posix
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 import WatchCore
 import XCTest
 
@@ -29,7 +30,7 @@ final class ALSASirenTests: XCTestCase {
         do {
             directory = try makeTemporaryDirectory("siren")
             var rc = ""
-            for (name, file) in [("!default", "default"), ("aa_chirp", "chirp"), ("aa_fault", "fault"), ("aa_stop", "stop"), ("aa_direct", "direct")] {
+            for (name, file) in [("!default", "default"), ("aa_chirp", "chirp"), ("aa_fault", "fault"), ("aa_stop", "stop"), ("aa_direct", "direct"), ("aa_priority", "priority")] {
                 rc += "pcm.\(name) { type file; slave.pcm \"null\"; file \"\(directory)/\(file).wav\"; format \"wav\" }\n"
             }
             try writeText(directory + "/asoundrc", rc)
@@ -65,10 +66,10 @@ final class ALSASirenTests: XCTestCase {
         var events: [Event] = []
         var turns = 0
         while !done(), turns < maxTurns {
-            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+            var fds = siren.pollRequests().map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 0)
             clock = clock + .milliseconds(10)
-            let ready = fds.filter { $0.revents != 0 }.map { PollRequest(fd: $0.fd, events: $0.revents) }
+            let ready = fds.filter { $0.revents != 0 }.map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }
             events += siren.service(ready: ready, now: clock)
             turns += 1
         }
@@ -195,6 +196,41 @@ final class ALSASirenTests: XCTestCase {
         siren.setFault(false, now: clock)
         XCTAssertFalse(siren.isSounding)
         XCTAssertFalse(siren.isRunning)
+    }
+
+    /// The siren plays what `SoundPriority` says is heard, after every step of a random mix of
+    /// what the box can ask for: it decides no priority of its own (the buzzerAndSiren is held to
+    /// the same in `BuzzerAndSirenPriorityTests`).
+    func testTheSirenSoundsWhatSoundPriorityHears() throws {
+        let siren = try self.siren("aa_priority")
+        var reference = SoundPriority()
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        var seen: Set<String> = []
+        for step in 0..<300 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let op = Int((seed >> 33) % 7)
+            switch op {
+            case 0, 1:
+                siren.setAlarm(op == 0, now: clock)
+                reference.setAlarm(op == 0)
+            case 2, 3:
+                siren.setFault(op == 2, now: clock)
+                reference.setFault(op == 2)
+            case 4:
+                siren.chirp(.mark, now: clock)
+                _ = reference.play(SoundDesign.chirp(.mark))
+            case 5:
+                siren.notSaved(now: clock)
+                _ = reference.play(SoundDesign.notSaved)
+            default:
+                // Until the one-shot has left the speaker.
+                run(siren, maxTurns: 1000) { siren.sounding != .oneShot }
+                reference.oneShotEnded()
+            }
+            XCTAssertEqual(siren.sounding, reference.heard, "step \(step), op \(op)")
+            seen.insert("\(String(describing: reference.heard))")
+        }
+        XCTAssertEqual(seen.count, 4, "the mix reached every sound and silence: \(seen)")
     }
 
     func testNotSavedPlaysItsOwnPatternOnceInTheSirensVoice() throws {

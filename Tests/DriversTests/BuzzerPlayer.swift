@@ -1,5 +1,6 @@
 import Drivers
-import Signals
+import Posix
+import LightsAndSounds
 import WatchCore
 
 /// Plays sound patterns on a `BuzzerLine`, timed by the loop: `play` and `stop` set the line at
@@ -31,9 +32,9 @@ final class BuzzerPlayer: Pollable {
     /// stopped).
     func isPlaying(now: Instant) -> Bool { player.isPlaying(at: now) }
 
-    func pollRequests() -> [PollRequest] { [] }
+    func pollRequests() -> [PollDescriptor] { [] }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         apply(now)
         return []
     }

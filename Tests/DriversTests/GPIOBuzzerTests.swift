@@ -1,5 +1,6 @@
 @testable import Drivers
-import Signals
+import LightsAndSounds
+import Posix
 import WatchCore
 import XCTest
 
@@ -37,7 +38,7 @@ final class GPIOBuzzerTests: XCTestCase {
         let buzzer = GPIOBuzzer(settings: settings, chips: chip)
         _ = buzzer.start(now: .ms(0))
         XCTAssertEqual(buzzer.service(ready: [], now: .ms(10)), [])
-        line.failReads = .other(line: "GPIO17", errno: 5)
+        line.failReads = .other(line: "GPIO17", errno: .io)
         buzzer.set(on: true)
         XCTAssertEqual(buzzer.nextDeadline(), .ms(10), "due at once")
         let events = buzzer.service(ready: [], now: .ms(20))

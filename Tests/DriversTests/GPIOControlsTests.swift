@@ -1,4 +1,5 @@
 @testable import Drivers
+import Posix
 import WatchCore
 import XCTest
 
@@ -140,9 +141,9 @@ final class GPIOControlsTests: XCTestCase {
     func testALineThatFailsWhileHeldIsLetGoAndReported() {
         let controls = GPIOControls(settings: settings, chips: chip)
         _ = controls.start(now: .ms(0))
-        sw.failReads = .other(line: "GPIO27", errno: 5)
+        sw.failReads = .other(line: "GPIO27", errno: .io)
         sw.pending = [LineEdge(high: false, at: .ms(10))]
-        let events = controls.service(ready: [PollRequest(fd: sw.fd, events: 1)], now: .ms(11))
+        let events = controls.service(ready: [PollDescriptor(fd: sw.fd, wanted: 1, happened: 1)], now: .ms(11))
         guard case .faultRaised(let fault) = events.first else { return XCTFail("\(events)") }
         XCTAssertEqual(fault.kind, .armSwitch)
         XCTAssertFalse(controls.isWorking(.armSwitch))

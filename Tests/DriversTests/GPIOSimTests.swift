@@ -2,7 +2,7 @@
 import Glibc
 #endif
 @testable import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

@@ -58,9 +58,9 @@ final class GPSDClientLiveReceiverTests: XCTestCase {
             if case .faultRaised(let f) = loop.events[i].event { return (i, f) }
             return (i, nil)
         }
-        XCTAssertTrue(loop.run(timeout: .seconds(20)) { _ in lastReceiverEvent()?.fault?.message == GPSDCopy.reportsStopped },
+        XCTAssertTrue(loop.run(timeout: .seconds(20)) { _ in lastReceiverEvent()?.fault?.message == GPSDWords.reportsStopped },
                       "no reports-stopped fault: \(loop.raised(.receiver).map(\.message))")
-        guard case let (raisedIndex, fault?)? = lastReceiverEvent(), fault.message == GPSDCopy.reportsStopped else {
+        guard case let (raisedIndex, fault?)? = lastReceiverEvent(), fault.message == GPSDWords.reportsStopped else {
             return XCTFail("the receiver's last word is not reports stopped: \(loop.raised(.receiver).map(\.message))")
         }
         XCTAssertEqual(fault.pushes, true)
@@ -101,6 +101,6 @@ final class GPSDClientLiveReceiverTests: XCTestCase {
         XCTAssertEqual(times.count, Set(times).count, "a repeated GPS time reaches the watch once at most")
         print("frozen: \(client.stats.reports) reports, \(client.stats.repeated) repeats dropped, faults \(loop.raised(.receiver).map(\.message))")
         XCTAssertFalse(loop.raised(.receiver).isEmpty, "a frozen receiver is a receiver fault")
-        XCTAssertTrue([GPSDCopy.frozen, GPSDCopy.reportsStopped].contains(loop.raised(.receiver).first?.message ?? ""))
+        XCTAssertTrue([GPSDWords.frozen, GPSDWords.reportsStopped].contains(loop.raised(.receiver).first?.message ?? ""))
     }
 }

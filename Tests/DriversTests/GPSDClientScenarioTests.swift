@@ -93,7 +93,7 @@ final class GPSDClientScenarioTests: XCTestCase {
             XCTAssertNil(r.position)
             XCTAssertNil(r.accuracy, "99.99 HDOP without a fix is no accuracy")
         }
-        XCTAssertTrue(loop.raised(.receiver).filter { $0.message != GPSDCopy.unplugged }.isEmpty)
+        XCTAssertTrue(loop.raised(.receiver).filter { $0.message != GPSDWords.unplugged }.isEmpty)
     }
 
     func testMalformedAndTruncatedSentencesNeverBecomeReadings() throws {
@@ -168,7 +168,7 @@ final class GPSDClientScenarioTests: XCTestCase {
         XCTAssertFalse(loop.events[firstFault...].contains { if case .reading = $0.event { true } else { false } })
         guard let unplugAt = loop.events.first(where: { if case .faultRaised(let f) = $0.event, f.kind == .receiver { true } else { false } })?.at
         else { return false }
-        XCTAssertEqual(loop.raised(.receiver).map(\.message), [GPSDCopy.unplugged])
+        XCTAssertEqual(loop.raised(.receiver).map(\.message), [GPSDWords.unplugged])
         XCTAssertTrue(loop.raised(.receiver).allSatisfy(\.pushes))
         XCTAssertEqual(loop.cleared(.receiver), 1, "the receiver fault gives way once gpsd is gone")
         print("log end: receiver fault \((unplugAt - lastReadingAt).seconds) s after the last reading")
@@ -194,7 +194,7 @@ final class GPSDClientScenarioTests: XCTestCase {
         defer { fake.stop() }
         XCTAssertTrue(loop.run(timeout: .seconds(20)) { _ in !loop.readings.isEmpty }, "\(fake.stderr)")
         XCTAssertEqual(loop.cleared(.gpsd), 1)
-        XCTAssertTrue(loop.raised(.gpsd).allSatisfy { $0.message != GPSDCopy.restarted }, "a first connection is no restart")
+        XCTAssertTrue(loop.raised(.gpsd).allSatisfy { $0.message != GPSDWords.restarted }, "a first connection is no restart")
     }
 
     func testUnreachableHostNeverBlocksTheLoop() throws {
@@ -221,7 +221,7 @@ final class GPSDClientScenarioTests: XCTestCase {
         let client = GPSDClient(settings: s, now: PollDriver.now())
         let loop = PollDriver(client)
         XCTAssertTrue(loop.run(timeout: .seconds(5)) { _ in !loop.raised(.gpsd).isEmpty })
-        XCTAssertEqual(loop.raised(.gpsd).first?.message, GPSDCopy.unknownHost("gpsd.invalid"))
+        XCTAssertEqual(loop.raised(.gpsd).first?.message, GPSDWords.unknownHost("gpsd.invalid"))
         XCTAssertEqual(TCPConnectProbe.resolve(host: "localhost", port: 2947)?.count, 2, "localhost is both loopbacks, no lookup")
         XCTAssertEqual(TCPConnectProbe.resolve(host: "10.1.2.3", port: 2947)?.count, 1)
         XCTAssertNil(TCPConnectProbe.resolve(host: "gpsd.invalid", port: 2947))
@@ -246,7 +246,7 @@ final class GPSDClientScenarioTests: XCTestCase {
         let client = GPSDClient(settings: s, now: PollDriver.now())
         let loop = PollDriver(client)
         XCTAssertTrue(loop.run(timeout: .seconds(5)) { _ in !loop.raised(.gpsd).isEmpty })
-        XCTAssertEqual(loop.raised(.gpsd).first?.message, GPSDCopy.refused)
+        XCTAssertEqual(loop.raised(.gpsd).first?.message, GPSDWords.refused)
         XCTAssertTrue(client.isConnected, "connected at TCP level, never greeted")
     }
 
@@ -273,12 +273,12 @@ final class GPSDClientScenarioTests: XCTestCase {
                       "readings resume: \(loop.events.map(\.event)) \(second.stderr)")
         guard let resumedAt = loop.events.first(where: { if case .reading(let r) = $0.event, r.position?.latitude == 7 { true } else { false } })?.at
         else { return XCTFail("readings did not resume") }
-        let reconnectedAt = loop.events.first { if case .faultRaised(let f) = $0.event, f.message == GPSDCopy.restarted { true } else { false } }?.at
+        let reconnectedAt = loop.events.first { if case .faultRaised(let f) = $0.event, f.message == GPSDWords.restarted { true } else { false } }?.at
         XCTAssertLessThan(before, 40, "the kill landed mid-stream")
         XCTAssertEqual(client.stats.connects, 2)
         XCTAssertEqual(client.stats.disconnects, 1)
         let restarted = loop.raised(.gpsd)
-        XCTAssertEqual(restarted.map(\.message), [GPSDCopy.restarted], "a restart inside the grace is a note, not an alarm")
+        XCTAssertEqual(restarted.map(\.message), [GPSDWords.restarted], "a restart inside the grace is a note, not an alarm")
         XCTAssertEqual(restarted.first?.pushes, false)
         XCTAssertEqual(loop.cleared(.gpsd), 1, "cleared by the first report after the restart")
         print("restart: gpsd killed, new gpsd listening after \(second.startupSeconds ?? -1) s; client reconnected \(reconnectedAt.map { ($0 - killedAt).seconds } ?? -1) s after the kill; first new reading \((resumedAt - killedAt).seconds) s after the kill")

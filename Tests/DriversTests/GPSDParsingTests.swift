@@ -60,12 +60,12 @@ final class GPSDParsingTests: XCTestCase {
     }
 
     func testFaultWords() {
-        XCTAssertEqual(GPSDCopy.notRunning(host: "localhost", port: 2947), "GPS: gpsd is not running")
-        XCTAssertEqual(GPSDCopy.notRunning(host: "10.0.0.5", port: 2947), "GPS: gpsd is not running at 10.0.0.5:2947")
-        XCTAssertEqual(GPSDCopy.clock(offset: 3 * 3600 + 5), "Clock: system clock is 3 hours behind GPS time")
-        XCTAssertEqual(GPSDCopy.clock(offset: -400), "Clock: system clock is 6 minutes ahead of GPS time")
-        for text in [GPSDCopy.refused, GPSDCopy.restarted, GPSDCopy.unplugged, GPSDCopy.noReceiver,
-                     GPSDCopy.reportsStopped, GPSDCopy.frozen] {
+        XCTAssertEqual(GPSDWords.notRunning(host: "localhost", port: 2947), "GPS: gpsd is not running")
+        XCTAssertEqual(GPSDWords.notRunning(host: "10.0.0.5", port: 2947), "GPS: gpsd is not running at 10.0.0.5:2947")
+        XCTAssertEqual(GPSDWords.clock(offset: 3 * 3600 + 5), "Clock: system clock is 3 hours behind GPS time")
+        XCTAssertEqual(GPSDWords.clock(offset: -400), "Clock: system clock is 6 minutes ahead of GPS time")
+        for text in [GPSDWords.refused, GPSDWords.restarted, GPSDWords.unplugged, GPSDWords.noReceiver,
+                     GPSDWords.reportsStopped, GPSDWords.frozen] {
             XCTAssertTrue(text.hasPrefix("GPS: "), text)
             XCTAssertFalse(text.contains("\u{2014}"), "no em dashes")
         }

@@ -1,7 +1,7 @@
 import Drivers
 import Glibc
-import Signals
-import SignalsTestSupport
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 @testable import WatchCore
 import XCTest
 

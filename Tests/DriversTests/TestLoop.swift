@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Drivers
+import Posix
 import WatchCore
 
 /// The event loop in miniature, for tests against real lines: one poll over the sources'
@@ -12,7 +13,7 @@ func runLoop(_ sources: [any Pollable], until end: Instant) -> [(at: Instant, ev
         let now = monotonicNow()
         if now >= end { break }
         let deadline = ([end] + sources.compactMap { $0.nextDeadline() }).min()!
-        var fds = sources.flatMap { $0.pollRequests() }.map { pollfd(fd: $0.fd, events: $0.events, revents: 0) }
+        var fds = sources.flatMap { $0.pollRequests() }.map { pollfd(fd: $0.fd, events: $0.wanted, revents: 0) }
         let wait = max(0, (deadline - now).nanoseconds)
         let timeout = Int32(min((wait + 999_999) / 1_000_000, 60_000))
         _ = poll(&fds, nfds_t(fds.count), timeout)
@@ -20,7 +21,7 @@ func runLoop(_ sources: [any Pollable], until end: Instant) -> [(at: Instant, ev
         for s in sources {
             let mine = s.pollRequests()
             let ready = fds.filter { f in f.revents != 0 && mine.contains { $0.fd == f.fd } }
-                .map { PollRequest(fd: $0.fd, events: $0.revents) }
+                .map { PollDescriptor(fd: $0.fd, wanted: $0.events, happened: $0.revents) }
             let due = s.nextDeadline().map { $0 <= after } ?? false
             guard !ready.isEmpty || due else { continue }
             out += s.service(ready: ready, now: after).map { (after, $0) }

@@ -1,3 +1,4 @@
+import Glibc
 import Posix
 import WatchCore
 import XCTest
@@ -96,6 +97,41 @@ final class PosixTests: XCTestCase {
         let t = CalendarTime(seconds: 1_796_151_641, utc: true)
         XCTAssertEqual(t, CalendarTime(year: 2026, month: 12, day: 1, hour: 19, minute: 0, second: 41))
         XCTAssertEqual(t.seconds(utc: true), 1_796_151_641)
+    }
+
+    /// A C library's -errno (libgpiod's shim) goes through the same EINTR loop and comes back
+    /// as the room's `Errno`, never as a bare number.
+    func testANegatedErrnoIsRetriedOnEINTRAndComesBackTyped() {
+        var calls = 0
+        let r = Syscall.negative { () -> Int32 in
+            calls += 1
+            return calls < 3 ? -EINTR : 7
+        }
+        XCTAssertEqual(try r.get(), 7)
+        XCTAssertEqual(calls, 3, "EINTR is retried until the call does something")
+        guard case .failure(let e) = Syscall.negative({ -EIO as Int32 }) else { return XCTFail("EIO is a failure") }
+        XCTAssertEqual(e, .io)
+        XCTAssertEqual(Errno(negated: -Int(EAGAIN)), .wouldBlock)
+        XCTAssertNil(Errno(negated: 0))
+        XCTAssertNil(Errno(negated: 12))
+    }
+
+    /// One shape for a poll entry: what is wanted stays as asked, what happened is apart from
+    /// it, and a wait that finds nothing leaves nothing happened.
+    func testAPollEntryKeepsWhatWasWantedApartFromWhatHappened() throws {
+        let pipe = try WakePipe()
+        var fds = [PollDescriptor(fd: pipe.readEnd.rawValue, wanted: PollEvents.readable, happened: PollEvents.error)]
+        XCTAssertEqual(try Poll.wait(&fds, timeoutMilliseconds: 0), 0)
+        XCTAssertEqual(fds[0].happened, 0, "nothing happened: no stale events")
+        XCTAssertEqual(fds[0].wanted, PollEvents.readable)
+        pipe.ring()
+        XCTAssertEqual(try Poll.wait(&fds, timeoutMilliseconds: 1000), 1)
+        XCTAssertTrue(fds[0].happened(PollEvents.readable))
+        XCTAssertEqual(fds[0].wanted, PollEvents.readable, "what was wanted is not overwritten by what happened")
+        let ready = Poll.ready([PollDescriptor(fd: pipe.readEnd.rawValue, wanted: PollEvents.readable)], timeoutMilliseconds: 0)
+        XCTAssertEqual(ready.map(\.fd), [pipe.readEnd.rawValue])
+        XCTAssertTrue(pipe.drain())
+        XCTAssertEqual(Poll.ready(fds, timeoutMilliseconds: 0), [])
     }
 
     func testAWakePipeIsSeenByPollAndDrainsOnce() throws {

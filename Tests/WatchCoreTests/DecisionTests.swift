@@ -9,7 +9,7 @@ final class DecisionTests: XCTestCase {
         let a = h.send(.armSwitch(on: true))
         XCTAssertEqual(a.compactMap(\.refusal), [.noAnchor])
         XCTAssertEqual(h.watch.alarm, .off, "the ring does not pretend to be armed")
-        XCTAssertEqual(Copy.refusal(.noAnchor), "Can't arm: no anchor marked, the alarm comes on when you mark it")
+        XCTAssertEqual(Words.refusal(.noAnchor), "Can't arm: no anchor marked, the alarm comes on when you mark it")
     }
 
     func testArmingWithAnAnchorArmsWithAReceipt() {
@@ -62,7 +62,7 @@ final class DecisionTests: XCTestCase {
         XCTAssertEqual(ok.compactMap(\.receipt).first?.until, h.now + .seconds(300))
         // A second client answering the alarm already snoozed.
         XCTAssertEqual(h.send(.decision(.snooze(episode: 1))).compactMap(\.refusal), [.wrongEpisode])
-        XCTAssertEqual(Copy.refusal(.wrongEpisode), "Can't snooze: that alarm was already answered")
+        XCTAssertEqual(Words.refusal(.wrongEpisode), "Can't snooze: that alarm was already answered")
     }
 
     func testRadiusOutsideItsRangeIsRefused() {
@@ -121,7 +121,7 @@ final class DecisionTests: XCTestCase {
 
     func testEveryRefusalHasOneLineInTheProductWords() {
         for r in Refusal.allCases {
-            let line = Copy.refusal(r)
+            let line = Words.refusal(r)
             XCTAssertTrue(line.contains(": "), "Label: consequence: \(line)")
             XCTAssertFalse(line.contains("\u{2014}"))
             XCTAssertEqual(line.first.map { String($0) }, line.first.map { String($0).uppercased() })

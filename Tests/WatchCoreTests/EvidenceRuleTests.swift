@@ -240,7 +240,7 @@ final class EvidenceRuleTests: XCTestCase {
         // Every combination of states has a line, and none uses an em dash.
         for alarm in [AlarmState.off, .armed, .ringing(episode: 1), .snoozed(until: h.now, episode: 1)] {
             for verdict in [PositionVerdict.noAnchor, .holding, .checking(progress: 0.5), .dragging, .cantJudge(.stale)] {
-                let line = Copy.wontRing(verdict: verdict, alarm: alarm, now: h.now)
+                let line = Words.wontRing(verdict: verdict, alarm: alarm, now: h.now)
                 XCTAssertFalse(line.isEmpty)
                 XCTAssertFalse(line.contains("\u{2014}"))
             }

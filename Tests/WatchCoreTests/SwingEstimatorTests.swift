@@ -60,7 +60,7 @@ final class SwingEstimatorTests: XCTestCase {
         let actions = h.send(.decision(.mark(.fromSwing)))
         let receipt = try XCTUnwrap(actions.compactMap(\.receipt).first)
         XCTAssertEqual(receipt.decision, .mark(.fromSwing))
-        XCTAssertTrue(Copy.receipt(receipt, now: h.now).hasPrefix("Anchor marked from the swing at "))
+        XCTAssertTrue(Words.receipt(receipt, now: h.now).hasPrefix("Anchor marked from the swing at "))
         XCTAssertLessThan(Geodesy.distance(h.watch.anchor!, Harness.origin).value, 5)
         // Taken: nothing more to offer, the learnt swing is kept.
         XCTAssertNil(h.watch.status(at: h.now).swingOffer)
@@ -85,7 +85,7 @@ final class SwingEstimatorTests: XCTestCase {
         XCTAssertNil(h.watch.status(at: h.now).swingOffer)
         XCTAssertEqual(h.send(.decision(.mark(.fromSwing))).compactMap(\.refusal), [.swingUnsettled],
                        "\(String(describing: h.watch.swing.estimate))")
-        XCTAssertTrue(Copy.refusal(.swingUnsettled).hasPrefix("Can't mark from the swing: "))
+        XCTAssertTrue(Words.refusal(.swingUnsettled).hasPrefix("Can't mark from the swing: "))
         // The button then marks the boat, as at the drop.
         XCTAssertEqual(h.send(.button(.long)).compactMap(\.receipt).first?.decision, .mark(.here))
     }
@@ -146,7 +146,7 @@ final class SwingEstimatorTests: XCTestCase {
         h.fixes(5) { _ in (0, 0) }
         XCTAssertEqual(h.send(.armSwitch(on: true)).compactMap(\.refusal), [.noAnchor])
         XCTAssertEqual(h.watch.alarm, .off)
-        XCTAssertEqual(Copy.refusal(.noAnchor), "Can't arm: no anchor marked, the alarm comes on when you mark it")
+        XCTAssertEqual(Words.refusal(.noAnchor), "Can't arm: no anchor marked, the alarm comes on when you mark it")
         let actions = h.send(.button(.long))
         XCTAssertEqual(actions.compactMap(\.receipt).map(\.decision), [.mark(.here), .arm])
         XCTAssertEqual(actions.compactMap(\.acceptedChirp), [.mark, .arm])

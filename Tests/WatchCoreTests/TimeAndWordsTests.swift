@@ -3,14 +3,14 @@ import XCTest
 
 final class TimeAndWordsTests: XCTestCase {
     func testCountdownIsMinutesAndPaddedSeconds() {
-        XCTAssertEqual(Copy.countdown(.seconds(300)), "5:00")
-        XCTAssertEqual(Copy.countdown(.seconds(61.2)), "1:02")
-        XCTAssertEqual(Copy.countdown(.seconds(9)), "0:09")
-        XCTAssertEqual(Copy.countdown(.seconds(-3)), "0:00")
+        XCTAssertEqual(Words.countdown(.seconds(300)), "5:00")
+        XCTAssertEqual(Words.countdown(.seconds(61.2)), "1:02")
+        XCTAssertEqual(Words.countdown(.seconds(9)), "0:09")
+        XCTAssertEqual(Words.countdown(.seconds(-3)), "0:00")
     }
 
     func testOnePhrasePerState() {
-        XCTAssertEqual(PositionVerdict.Kind.allCases.map(Copy.verdict), ["No anchor", "Holding", "Checking", "Dragging", "Can't judge"])
+        XCTAssertEqual(PositionVerdict.Kind.allCases.map(Words.verdict), ["No anchor", "Holding", "Checking", "Dragging", "Can't judge"])
     }
 
     func testInstantArithmetic() {
@@ -51,5 +51,11 @@ final class TimeAndWordsTests: XCTestCase {
         XCTAssertNil(r.speed)
         XCTAssertNil(r.track)
         XCTAssertNil(GPSReading(mode: .noFix, position: Coordinate(latitude: 1, longitude: 2), received: .zero).position)
+    }
+
+    /// WatchCore's public face is extended, never renamed: code that says `Copy` still builds.
+    func testCopyIsStillTheProductsWords() {
+        let verdict: (PositionVerdict.Kind) -> String = Copy.verdict
+        XCTAssertEqual(verdict(.holding), Words.verdict(.holding))
     }
 }

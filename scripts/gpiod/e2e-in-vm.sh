@@ -30,7 +30,7 @@ finish() {
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # The buzzer's pulses that began between two times: their lengths in ms, in order ("70 180").
 pulses() { awk -v a="$1" -v b="$2" '$2 == 1 { on = $1 } $2 == 0 && on != "" { if (on >= a && on <= b) printf "%s%d", (n++ ? " " : ""), ($1 - on) * 1000 + 0.5; on = "" } END { print "" }' "$work/buzzer.txt"; }
-# Which sound the pulses are (Sources/Signals/SoundDesign.swift, the buzzer's rhythms): refusal
+# Which sound the pulses are (Sources/LightsAndSounds/SoundDesign.swift, the buzzer's rhythms): refusal
 # three short, mark short then long, arm one long. Anything else is "other".
 sound() {
     set -- $1

@@ -46,7 +46,7 @@ enum DemoCommand: Command {
         settings.snooze = .seconds(300)
         let gps = SimulatedGPS(.script(script), start: .zero)
         let box = Box(watch: Watch(settings: settings), sources: [gps],
-                      annunciator: Annunciator(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 },
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: buzzer, siren: nil, book: DesignedSounds()), log: nil, wall: { 0 },
                       parts: [screen, DemoNarration(screen: screen, settings: settings)])
         var skipper = DemoSkipper()
         var now = Instant.zero
@@ -74,7 +74,7 @@ enum DemoCommand: Command {
             screen.clock(now.seconds)
             box.serve([], now: now)
         }
-        box.annunciator.silence()
+        box.buzzerAndSiren.silence()
         screen.clock(now.seconds)
         screen.say("The demo is over: the same watch runs on the Pi, with gpsd, the buzzer and the ring")
         box.refresh(now: now)

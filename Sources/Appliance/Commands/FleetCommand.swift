@@ -18,8 +18,8 @@ enum FleetCommand: Command {
         past its validity is "not heard from"; a box whose last will came is "offline".
 
           --broker ADDRESS     the broker's IPv4 address
-          --port N             default 1883
-          --prefix P           the boxes' first topic level (mqtt.prefix, default anchor-alert)
+          --port N             default \(MQTTSettings().port)
+          --prefix P           the boxes' first topic level (mqtt.prefix, default \(MQTTSettings().prefix))
           --wait S             how long to gather retained statuses before printing (default 2)
           --follow             keep running; print a line whenever a box's verdict, alarm or
                                standing changes (one JSON object a line with --json)
@@ -36,8 +36,8 @@ enum FleetCommand: Command {
         do {
             guard let b = try a.option("--broker") else { throw Arguments.UsageError(description: "--broker is needed") }
             broker = b
-            port = Int(try a.double("--port") ?? 1883)
-            prefix = try a.option("--prefix") ?? "anchor-alert"
+            port = Int(try a.double("--port") ?? Double(MQTTSettings().port))
+            prefix = try a.option("--prefix") ?? MQTTSettings().prefix
             wait = try a.double("--wait") ?? 2
             follow = a.flag("--follow")
             json = a.flag("--json")
@@ -76,7 +76,7 @@ enum FleetCommand: Command {
             client.subscribe("\(prefix)/+/status")
             client.subscribe("\(prefix)/+/online")
         }
-        if let err = client.connect(host: broker, port: port, keepalive: 30) {
+        if let err = client.connect(host: broker, port: port, keepalive: MQTTSettings().keepalive) {
             Console.error("Fleet: can't reach the broker at \(broker):\(port) (\(err))")
             return ExitCode.failure
         }

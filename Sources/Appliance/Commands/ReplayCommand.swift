@@ -54,7 +54,7 @@ enum ReplayCommand: Command {
                 throw Arguments.UsageError(description: "give --anchor or --mark-after, not both")
             }
             if let r = options.radius, !options.settings.radiusRange.contains(r.value) {
-                throw Arguments.UsageError(description: Copy.refusal(.radiusOutOfRange, settings: options.settings))
+                throw Arguments.UsageError(description: Words.refusal(.radiusOutOfRange, settings: options.settings))
             }
             file = f
         } catch {

@@ -34,7 +34,7 @@ enum SnoozeCommand: Command {
                 guard let episode = s.alarm.episode else {
                     // No alarm rings, but a fault sounds: the snooze silences the fault sound.
                     if s.faultSounding { return .snooze(episode: 0) }
-                    Console.error(Copy.refusal(.notRinging))
+                    Console.error(Words.refusal(.notRinging))
                     throw EarlyExit(code: ControlClient.Exit.refused)
                 }
                 return .snooze(episode: episode)

@@ -78,7 +78,7 @@ enum StatusCommand: Command {
     }
 
     /// The box's words as it wrote them. The one thing redone here is a snooze's countdown,
-    /// from the end time the box wrote: the words are the box's (Copy), the clock the reader's.
+    /// from the end time the box wrote: the words are the box's (Words), the clock the reader's.
     static func current(_ s: StatusSnapshot, now: WallTime) -> [String] {
         var out: [String] = []
         // Nothing can sound the alarm: the worst state an armed box can be in, said first.
@@ -96,8 +96,8 @@ enum StatusCommand: Command {
         var wontRing = s.wontRing
         if s.alarm.state == .snoozed, let until = s.alarm.snoozedUntil, let episode = s.alarm.episode {
             let left = Instant.zero + (until - now)
-            alarm = Copy.alarm(.snoozed(until: left, episode: episode), now: .zero)
-            wontRing = Copy.wontRing(verdict: .holding, alarm: .snoozed(until: left, episode: episode), now: .zero)
+            alarm = Words.alarm(.snoozed(until: left, episode: episode), now: .zero)
+            wontRing = Words.wontRing(verdict: .holding, alarm: .snoozed(until: left, episode: episode), now: .zero)
         }
         out.append(alarm)
         if s.canSound { out.append(wontRing) }

@@ -1,6 +1,6 @@
 import Posix
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// `anchor-alert test-alarm`: the skipper's check before a night. Lights the ring in each of
@@ -79,12 +79,10 @@ enum TestAlarmCommand: Command {
             }
         }
 
-        // The siren: opened first (that takes a moment), so the parts start together.
-        var siren: ALSASiren?
+        // The siren, as `run` builds it: opened first (that takes a moment), so the parts start
+        // together.
+        let siren = Wiring(config: config, now: MonotonicClock.now()).siren()
         var sirenFault: Fault?
-        if config.siren.enabled {
-            siren = ALSASiren(settings: config.siren.settings, now: MonotonicClock.now())
-        }
         let start = MonotonicClock.now()
         // The buzzer first: starting the siren takes a moment, the first buzz should not.
         var buzzing = SoundDesign.alarmBuzz.isOn(at: .zero) && buzzer != nil
@@ -96,7 +94,7 @@ enum TestAlarmCommand: Command {
         let ringLength = RingTestPattern.step * frames.count
         let end = start + max(ringLength, buzzer == nil ? .zero : buzzerLength)
         var shown = 0
-        var ready: [PollRequest] = []
+        var ready: [PollDescriptor] = []
         while true {
             let now = MonotonicClock.now()
             let elapsed = now - start
@@ -121,13 +119,13 @@ enum TestAlarmCommand: Command {
             if elapsed < buzzerLength, let next = SoundDesign.alarmBuzz.nextChange(after: elapsed) { wake.append(start + next) }
             if let d = siren?.nextDeadline() { wake.append(d) }
             let timeout = max(0, min(100, Int32(((wake.min()! - now).seconds * 1000).rounded(.up))))
-            var fds = (siren?.pollRequests() ?? []).map { PollDescriptor(fd: $0.fd, events: $0.events) }
+            var fds = siren?.pollRequests() ?? []
             if fds.isEmpty {
                 MonotonicClock.sleep(seconds: Double(timeout) / 1000)
             } else {
                 _ = try? Poll.wait(&fds, timeoutMilliseconds: timeout)
             }
-            ready = fds.filter { $0.returned != 0 }.map { PollRequest(fd: $0.fd, events: $0.returned) }
+            ready = fds.filter { $0.happened != 0 }
         }
         buzzer?.set(on: false)
         if let b = buzzer {
@@ -153,9 +151,9 @@ enum TestAlarmCommand: Command {
             if let sirenFault {
                 report(sirenFault.message, failure: true)
             } else if siren.framesWritten > 0 {
-                report("Siren: sounded on \"\(config.siren.settings.device)\"")
+                report("Siren: sounded on \"\(siren.settings.device)\"")
             } else {
-                report("Siren: \"\(config.siren.settings.device)\" took no sound, the buzzer still rings", failure: true)
+                report("Siren: \"\(siren.settings.device)\" took no sound, \(ALSASiren.consequence)", failure: true)
             }
         }
         // Nothing sounded: the box could not ring tonight, and that is the first thing to say.

@@ -1,6 +1,6 @@
 import Drivers
 import Journal
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// Everything the box reads from its configuration file, with defaults. A key the file doesn't

@@ -1,18 +1,21 @@
 // The network outputs' settings as the configuration reads them: plain data beside the other
-// keys, so the configuration (and its fuzz target) builds without the outputs themselves.
+// keys, so the configuration (and its fuzz target) builds without the outputs themselves. The
+// alert stream's defaults are NMEA0183's own (`AlertStream`), written there once.
+import NMEA0183
 
 /// The `[nmea]` section: alerts as NMEA 0183 for chartplotters. Off unless enabled.
 struct NMEASettings: Sendable, Hashable {
     var enabled = false
     /// IPv4 address to listen on; "0.0.0.0" is every interface of the box.
     var listen = "0.0.0.0"
-    /// 10110 is the port plotters and OpenCPN look for by convention.
-    var port = 10110
+    /// 10110 is the port plotters and OpenCPN look for by convention, on TCP and UDP alike.
+    static let conventionalPort = 10110
+    var port = NMEASettings.conventionalPort
     /// An interface to broadcast on as well ("wlan0"); empty: TCP only.
     var udpInterface = ""
-    var udpPort = 10110
-    var talker = "II"
-    var repeatEvery = 30.0
+    var udpPort = NMEASettings.conventionalPort
+    var talker = AlertStream.defaultTalker
+    var repeatEvery = AlertStream.defaultRepeat.seconds
     /// Whether an ACN (acknowledge or silence) or ACK of the anchor alarm snoozes it.
     var acknowledgeSnoozes = false
     var maxClients = 8

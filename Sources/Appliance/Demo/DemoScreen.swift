@@ -1,5 +1,5 @@
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// The demo's terminal: the ring in its real colours, the words beside it, and a log of what
@@ -56,12 +56,12 @@ final class DemoScreen: Part, BoxObserver {
     static func words(_ s: WatchStatus, now: Instant, buzzer: Bool) -> [String] {
         var w: [String] = []
         let distance = s.distance.map { "  \($0)" } ?? ""
-        var verdict = Copy.verdict(s.verdict.kind)
+        var verdict = Words.verdict(s.verdict.kind)
         if case .checking(let p) = s.verdict { verdict += " \(Int((p * 100).rounded()))%" }
-        if case .cantJudge(let why) = s.verdict { verdict += ": \(Copy.cantJudge(why))" }
+        if case .cantJudge(let why) = s.verdict { verdict += ": \(Words.cantJudge(why))" }
         w.append("\u{1B}[1m\(verdict)\(distance)\u{1B}[0m")
         w.append("Alert radius: \(s.radius)")
-        w.append("\(Copy.alarm(s.alarm, now: now)). \(s.wontRing)")
+        w.append("\(Words.alarm(s.alarm, now: now)). \(s.wontRing)")
         let accuracy = s.accuracy.map { "±\(Int($0.value.rounded())) m" } ?? "no accuracy"
         let age = s.readingAge.map { $0.seconds < 2 ? "just now" : "\(Int($0.seconds)) s ago" } ?? "none yet"
         w.append("GPS \(accuracy) · \(age)")

@@ -6,7 +6,7 @@ enum Narration {
         switch action {
         case .verdictChanged(_, let to):
             switch to {
-            case .cantJudge(let why): return "Can't judge: \(Copy.cantJudge(why))"
+            case .cantJudge(let why): return "Can't judge: \(Words.cantJudge(why))"
             case .checking: return "Checking: GPS readings stand beyond the alert radius"
             case .dragging: return "Dragging: the evidence beyond the alert radius added up"
             case .holding: return "Holding"
@@ -15,7 +15,7 @@ enum Narration {
         case .alarmChanged(_, let to):
             switch to {
             case .ringing(let e): return "Alarm: ringing (alarm \(e))"
-            case .snoozed(let until, _): return "Snoozing \(Copy.countdown(until - now))"
+            case .snoozed(let until, _): return "Snoozing \(Words.countdown(until - now))"
             case .armed: return "Alarm on"
             case .off: return "Alarm off"
             }
@@ -23,10 +23,10 @@ enum Narration {
             if case .arm = receipt.decision { return nil }
             if case .disarm = receipt.decision { return nil }
             if case .snooze = receipt.decision { return nil }
-            return Copy.receipt(receipt, now: now)
-        case .refused(_, let why): return Copy.refusal(why, settings: settings)
+            return Words.receipt(receipt, now: now)
+        case .refused(_, let why): return Words.refusal(why, settings: settings)
         case .faultRaised(let f): return "Fault: \(f.message)"
-        case .faultCleared(let k): return "Fault cleared: \(Copy.component(k))"
+        case .faultCleared(let k): return "Fault cleared: \(Words.component(k))"
         default: return nil
         }
     }

@@ -248,21 +248,21 @@ final class MQTTOutput: Pollable, BoxObserver, BoxServer {
 
     // MARK: - Pollable
 
-    func pollRequests() -> [PollRequest] {
+    func pollRequests() -> [PollDescriptor] {
         guard let client, client.fd >= 0 else { return [] }
-        return [PollRequest(fd: client.fd, events: PollEvents.readable | (client.wantsToWrite ? PollEvents.writable : 0))]
+        return [PollDescriptor(fd: client.fd, wanted: PollEvents.readable | (client.wantsToWrite ? PollEvents.writable : 0))]
     }
 
     func nextDeadline() -> Instant? {
         [retryAt, miscAt, confirmingUntil, connectingSince.map { $0 + .seconds(10) }].compactMap { $0 }.min()
     }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         self.now = now
         guard let client else { return [] }
         for r in ready {
-            if r.events & PollEvents.writable != 0, let err = client.write() { lost("connection lost (\(err))") }
-            if r.events & PollEvents.readableOrClosed != 0, let err = client.read() { lost("connection lost (\(err))") }
+            if r.happened(PollEvents.writable), let err = client.write() { lost("connection lost (\(err))") }
+            if r.happened(PollEvents.readableOrClosed), let err = client.read() { lost("connection lost (\(err))") }
         }
         if let since = connectingSince, now >= since + .seconds(10) {
             client.disconnect()
@@ -285,7 +285,7 @@ final class MQTTOutput: Pollable, BoxObserver, BoxServer {
 
     /// Requests on `<base>/command`: the control socket's JSON lines, answered on
     /// `<base>/reply` with the socket's replies (a receipt only once the journal has it).
-    func serve(_ ready: [PollRequest], now: Instant, box: Box) {
+    func serve(_ ready: [PollDescriptor], now: Instant, box: Box) {
         _ = service(ready: ready, now: now)
         if snoozePressed {
             snoozePressed = false

@@ -115,7 +115,7 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
 
     // MARK: - Pollable
 
-    func pollRequests() -> [PollRequest] { fanOut.pollRequests() }
+    func pollRequests() -> [PollDescriptor] { fanOut.pollRequests() }
 
     func nextDeadline() -> Instant? {
         [retryAt, fanOut.nextDeadline()].compactMap { $0 }.min()
@@ -125,7 +125,7 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     var behindLimit: Duration { Self.behindLimit(repeatEvery: settings.repeatEvery) }
     static func behindLimit(repeatEvery: Double) -> Duration { .seconds(max(10, 2 * repeatEvery)) }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         self.now = now
         if let retryAt, now >= retryAt { open(now: now) }
         // A client that has not taken what it was sent for `behindLimit` is gone or stuck:
@@ -137,7 +137,7 @@ final class NMEAOutput: Pollable, BoxObserver, BoxServer {
     // MARK: - BoxServer
 
     /// Services the sockets and carries out the commands read, each through the box.
-    func serve(_ ready: [PollRequest], now: Instant, box: Box) {
+    func serve(_ ready: [PollDescriptor], now: Instant, box: Box) {
         _ = service(ready: ready, now: now)
         let todo = commands
         commands.removeAll()

@@ -45,7 +45,7 @@ enum NetworkChecks {
     static func problems(_ c: Configuration, hostName: String) -> [String] {
         var out: [String] = []
         if c.nmea.enabled {
-            if let p = talkerProblem(c.nmea.talker) { out.append("Configuration: \(p); the box would use II") }
+            if let p = talkerProblem(c.nmea.talker) { out.append("Configuration: \(p); the box would use \(NMEASettings().talker)") }
             if let p = listenProblem(c.nmea.listen) { out.append("Configuration: \(p); the box would send no NMEA") }
         }
         if c.mqtt.enabled {

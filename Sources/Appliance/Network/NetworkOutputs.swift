@@ -4,7 +4,7 @@ import WatchCore
 
 /// The parts on the boat's network, each only when its section enables it. None is on the
 /// path from a fix to the buzzer: each is told after the box has acted (a decision only once
-/// its receipt is in, `Announcement`), and a source whose descriptors join the one poll; none
+/// its receipt is in, `AnnouncedStatus`), and a source whose descriptors join the one poll; none
 /// can stop or delay the box.
 enum NetworkOutputs {
     /// `snapshot` builds the status MQTT publishes (the same one the status file holds); the
@@ -47,8 +47,8 @@ enum NetworkOutputs {
     static func nmea(config: Configuration, wall: @escaping () -> Double, now: Instant) -> Part {
         var settings = config.nmea
         if let problem = NetworkChecks.talkerProblem(settings.talker) {
-            Console.error("NMEA: \(problem); using II")
-            settings.talker = "II"
+            settings.talker = NMEASettings().talker
+            Console.error("NMEA: \(problem); using \(settings.talker)")
         }
         let nmea = NMEAOutput(settings: settings, wall: wall, now: now)
         Console.out("NMEA: \(nmea.row.answer)")

@@ -42,7 +42,7 @@ enum SignalKDelta {
             return Notification(state: "alarm", method: ["visual"],
                                 message: "Snoozed: \(distance) (alert radius \(status.radius))")
         case .off, .armed:
-            return Notification(state: "normal", method: [], message: Copy.alarm(status.alarm, now: now))
+            return Notification(state: "normal", method: [], message: Words.alarm(status.alarm, now: now))
         }
     }
 

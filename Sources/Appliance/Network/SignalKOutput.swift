@@ -112,11 +112,11 @@ final class SignalKOutput: Pollable, BoxObserver {
 
     // MARK: - Pollable
 
-    func pollRequests() -> [PollRequest] { fanOut.pollRequests() }
+    func pollRequests() -> [PollDescriptor] { fanOut.pollRequests() }
 
     func nextDeadline() -> Instant? { retryAt }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         if let retryAt, now >= retryAt { open(now: now) }
         fanOut.service(ready: ready, now: now, greet: { c in
             // A server that connects in the night learns the present at once.

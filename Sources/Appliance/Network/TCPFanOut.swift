@@ -81,11 +81,11 @@ final class TCPFanOut {
 
     // MARK: - Pollable, forwarded by the owner
 
-    func pollRequests() -> [PollRequest] {
-        var out: [PollRequest] = []
-        if let listener { out.append(PollRequest(fd: listener.rawValue, events: PollEvents.readable)) }
+    func pollRequests() -> [PollDescriptor] {
+        var out: [PollDescriptor] = []
+        if let listener { out.append(PollDescriptor(fd: listener.rawValue, wanted: PollEvents.readable)) }
         for c in clients.values.sorted(by: { $0.fd < $1.fd }) {
-            out.append(PollRequest(fd: c.fd, events: PollEvents.readable | (c.outbox.isEmpty ? 0 : PollEvents.writable)))
+            out.append(PollDescriptor(fd: c.fd, wanted: PollEvents.readable | (c.outbox.isEmpty ? 0 : PollEvents.writable)))
         }
         return out
     }
@@ -99,7 +99,7 @@ final class TCPFanOut {
     /// Drops the clients past `behindLimit`, accepts, flushes and reads. `greet` is called for
     /// each new client (to queue it the present); `received` with each chunk read from a
     /// client, and the client is dropped when it returns false.
-    func service(ready: [PollRequest], now: Instant, greet: (Client) -> Void,
+    func service(ready: [PollDescriptor], now: Instant, greet: (Client) -> Void,
                  received: (Client, ArraySlice<UInt8>) -> Bool) {
         if let behindLimit {
             // A client that has not taken what it was sent for `behindLimit` is gone or stuck.
@@ -109,8 +109,8 @@ final class TCPFanOut {
             if r.fd == listener?.rawValue {
                 accept(now: now, greet: greet)
             } else if let c = clients[r.fd] {
-                if r.events & PollEvents.writable != 0 { flush(c, now: now) }
-                if isConnected(c), r.events & PollEvents.readableOrClosed != 0 { read(c, received: received) }
+                if r.happened(PollEvents.writable) { flush(c, now: now) }
+                if isConnected(c), r.happened(PollEvents.readableOrClosed) { read(c, received: received) }
             }
         }
     }

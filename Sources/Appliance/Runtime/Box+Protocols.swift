@@ -1,4 +1,5 @@
 import Drivers
+import Posix
 import WatchCore
 
 /// The journal as the box sees it. `submit` hands over one turn's actions and returns at once;
@@ -46,5 +47,5 @@ enum DecisionOutcome: Equatable {
 /// A source whose decisions carry a reply (the control socket, the network inputs): the run
 /// loop hands it the box, so each reply can wait for the journal.
 protocol BoxServer: Pollable {
-    func serve(_ ready: [PollRequest], now: Instant, box: Box)
+    func serve(_ ready: [PollDescriptor], now: Instant, box: Box)
 }

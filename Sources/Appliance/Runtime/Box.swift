@@ -1,5 +1,6 @@
 import Drivers
 import Journal
+import Posix
 import WatchCore
 
 /// The running box: the watch, its inputs and outputs, and the rules for carrying out the
@@ -9,20 +10,20 @@ final class Box {
     private(set) var watch: Watch
     /// Everything the loop polls, in start order: the sources given, then the parts'.
     let sources: [Pollable]
-    let annunciator: Annunciator
+    let buzzerAndSiren: BuzzerAndSiren
     var log: DecisionLog?
     /// The parts, in start order (`Wiring.parts`), sorted once below by what each does.
     let parts: [Part]
     /// Shown the status as it is, once a turn.
     private let observers: [BoxObserver]
-    /// Shown `Announcement`'s status (the network outputs), so they learn a decision only with
+    /// Shown the `AnnouncedStatus` (the network outputs), so they learn a decision only with
     /// its receipt, and a ringing alarm at once. Settable for tests that tell their own.
     var announcers: [BoxObserver]
     private let listeners: [BoxListener]
     /// The sources that are handed the box (`BoxServer`).
     private let servers: [BoxServer]
     private let checked: [CheckedPart]
-    private var announcement = Announcement()
+    private var announced = AnnouncedStatus()
     /// A test's ear for receipts; the product's parts hear them as `BoxListener`s.
     var onReceipt: ((Receipt, _ saved: Bool, Instant) -> Void)?
     private let wall: () -> Double
@@ -36,11 +37,11 @@ final class Box {
     private var turnDepth = 0
     private var refreshOwed = false
 
-    init(watch: Watch, sources: [Pollable] = [], annunciator: Annunciator, log: DecisionLog?,
+    init(watch: Watch, sources: [Pollable] = [], buzzerAndSiren: BuzzerAndSiren, log: DecisionLog?,
          wall: @escaping () -> Double, parts: [Part] = []) {
         self.watch = watch
         self.sources = sources + parts.compactMap(\.polled)
-        self.annunciator = annunciator
+        self.buzzerAndSiren = buzzerAndSiren
         self.log = log
         self.wall = wall
         self.parts = parts
@@ -64,7 +65,7 @@ final class Box {
             _ = log.submit([.swingLearnt(memory)], now: now, wall: wall())
         }
         for part in parts.reversed() { part.stop(now: now) }
-        annunciator.silence()
+        buzzerAndSiren.silence()
     }
 
     /// Brings back what the journal remembered. A latched alarm sounds before anything else.
@@ -115,12 +116,12 @@ final class Box {
         // First what must not wait: the alarm, the fault pattern, refusals and plain chirps.
         for action in actions {
             switch action {
-            case .alarmSound(let on): annunciator.alarm(on: on, now: now)
-            case .faultSound(let on): annunciator.fault(on: on, now: now)
+            case .alarmSound(let on): buzzerAndSiren.alarm(on: on, now: now)
+            case .faultSound(let on): buzzerAndSiren.fault(on: on, now: now)
             case .refused(_, let why):
-                annunciator.chirp(.refusal, now: now)
+                buzzerAndSiren.chirp(.refusal, now: now)
                 reply?(.refused(why))
-            case .chirp(let c): annunciator.chirp(c, now: now)
+            case .chirp(let c): buzzerAndSiren.chirp(c, now: now)
             default: break
             }
         }
@@ -176,9 +177,9 @@ final class Box {
     /// The receipt a durable record earns, or the "not saved" outcome, on every surface.
     private func confirm(_ receipt: Receipt, chirp: Chirp, saved: Bool, reply: ((DecisionOutcome) -> Void)?, now: Instant) {
         if saved {
-            annunciator.chirp(chirp, now: now)
+            buzzerAndSiren.chirp(chirp, now: now)
         } else {
-            annunciator.notSaved(now: now)
+            buzzerAndSiren.notSaved(now: now)
         }
         reply?(.accepted(receipt, saved: saved))
         // The ring's confirmation and the console's line follow this, never the decision itself.
@@ -197,12 +198,12 @@ final class Box {
     /// Brings outputs up to date with the watch at `now`.
     func refresh(now: Instant) {
         refreshOwed = false
-        annunciator.update(now: now)
+        buzzerAndSiren.update(now: now)
         let status = Self.status(of: &watch, at: now)
         let rows = checks
         for o in observers { o.show(status, checks: rows, now: now) }
         guard !announcers.isEmpty else { return }
-        let told = announcement.status(live: status, waiting: !awaiting.isEmpty)
+        let told = announced.status(live: status, waiting: !awaiting.isEmpty)
         for a in announcers { a.show(told, checks: rows, now: now) }
     }
 
@@ -218,7 +219,7 @@ final class Box {
     /// turn, at its end inside one: they show where the turn left the watch, not each step.
     private func refreshSoon(now: Instant) {
         guard turnDepth > 0 else { return refresh(now: now) }
-        annunciator.update(now: now)
+        buzzerAndSiren.update(now: now)
         refreshOwed = true
     }
 
@@ -237,7 +238,7 @@ final class Box {
             guard let t else { return }
             next = next.map { min($0, t) } ?? t
         }
-        consider(annunciator.nextDeadline(now: now))
+        consider(buzzerAndSiren.nextDeadline(now: now))
         consider(log?.nextDeadline())
         for o in observers { consider(o.nextDeadline(now: now)) }
         for a in announcers { consider(a.nextDeadline(now: now)) }
@@ -250,7 +251,7 @@ final class Box {
     /// (unless an event this turn already took the watch to `now`). A `BoxServer` is
     /// handed the box, so its replies can wait for the journal; every other source's events are
     /// handled here.
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) {
+    func serve(_ ready: [(Pollable, [PollDescriptor])], now: Instant) {
         turn(now: now) {
             for (source, requests) in ready { dispatch(source, requests, now: now) }
             // The sources are a handful: identity scans, no sets built per turn.
@@ -267,7 +268,7 @@ final class Box {
         }
     }
 
-    private func dispatch(_ source: Pollable, _ requests: [PollRequest], now: Instant) {
+    private func dispatch(_ source: Pollable, _ requests: [PollDescriptor], now: Instant) {
         // The servers are a handful (the control socket, the network inputs): an identity scan.
         for server in servers where server === source { return server.serve(requests, now: now, box: self) }
         for event in source.service(ready: requests, now: now) { handle(event, now: now) }

@@ -21,7 +21,7 @@ final class BoxRuntime: LoopClient {
 
     func nextDeadline(now: Instant) -> Instant? { box.nextDeadline(now: now) }
 
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant) { box.serve(ready, now: now) }
+    func serve(_ ready: [(Pollable, [PollDescriptor])], now: Instant) { box.serve(ready, now: now) }
 
     func signal(_ number: Int32, now: Instant) -> Bool {
         if number == Signal.hangUp {
@@ -66,11 +66,11 @@ final class Watchdog: Part, Pollable {
     }
 
     var polled: Pollable? { self }
-    func pollRequests() -> [PollRequest] { [] }
+    func pollRequests() -> [PollDescriptor] { [] }
     func dueFrom() -> Instant? { lastPing.map { $0 + Self.earliestPing(interval) } ?? start }
     func nextDeadline() -> Instant? { (lastPing ?? start) + Self.latestPing(interval) }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         if let lastPing, now - lastPing < Self.earliestPing(interval) { return [] }
         ping()
         lastPing = now

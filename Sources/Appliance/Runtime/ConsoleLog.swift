@@ -31,7 +31,7 @@ final class ConsoleLog: Part, BoxListener {
 
     func confirmed(_ receipt: Receipt, saved: Bool, now: Instant) {
         // The decision's line said what the watch now does; this says it is not on the card.
-        if !saved { Console.out("\(Copy.receipt(receipt, now: now)). \(Self.notSaved)") }
+        if !saved { Console.out("\(Words.receipt(receipt, now: now)). \(Self.notSaved)") }
     }
 
     /// What the service log says about the alarm it came back with after a restart: a latched

@@ -107,11 +107,11 @@ final class ConsoleSink: Pollable {
         }
     }
 
-    func pollRequests() -> [PollRequest] {
-        pending > 0 && kind != .file ? [PollRequest(fd: fd, events: PollEvents.writable)] : []
+    func pollRequests() -> [PollDescriptor] {
+        pending > 0 && kind != .file ? [PollDescriptor(fd: fd, wanted: PollEvents.writable)] : []
     }
 
-    func service(ready: [PollRequest], now: Instant) -> [Event] {
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         if !ready.isEmpty || kind == .file { flush() }
         return []
     }

@@ -9,7 +9,7 @@ protocol LoopClient: AnyObject {
     /// The earliest instant anything needs the loop to wake without I/O.
     func nextDeadline(now: Instant) -> Instant?
     /// One turn's work: ready descriptors by source (empty when woken by the timer).
-    func serve(_ ready: [(Pollable, [PollRequest])], now: Instant)
+    func serve(_ ready: [(Pollable, [PollDescriptor])], now: Instant)
     /// A signal arrived. Return false to stop the loop.
     func signal(_ number: Int32, now: Instant) -> Bool
 }
@@ -49,12 +49,12 @@ final class EventLoop {
                 armedFor = deadline
             }
             let sources = client.pollSources()
-            var fds = [PollDescriptor(fd: signals.descriptor.rawValue, events: PollEvents.readable),
-                       PollDescriptor(fd: timer.descriptor.rawValue, events: PollEvents.readable)]
+            var fds = [PollDescriptor(fd: signals.descriptor.rawValue, wanted: PollEvents.readable),
+                       PollDescriptor(fd: timer.descriptor.rawValue, wanted: PollEvents.readable)]
             var owners: [Int] = [-1, -1]
             for (i, source) in sources.enumerated() {
                 for r in source.pollRequests() {
-                    fds.append(PollDescriptor(fd: r.fd, events: r.events))
+                    fds.append(r)
                     owners.append(i)
                 }
             }
@@ -67,20 +67,20 @@ final class EventLoop {
             }
             wakeups += 1
             now = clock.tick().monotonic
-            if fds[0].returned != 0 {
+            if fds[0].happened != 0 {
                 while let signal = signals.next() {
                     if !client.signal(signal, now: now) { return }
                 }
             }
-            if fds[1].returned != 0 {
+            if fds[1].happened != 0 {
                 timer.acknowledge()
                 armedFor = nil
             }
             // By source, in the sources' order (their descriptors were appended in that order).
-            var ready: [(Pollable, [PollRequest])] = []
+            var ready: [(Pollable, [PollDescriptor])] = []
             var readyOwner = -1
-            for k in 2..<fds.count where fds[k].returned != 0 {
-                let request = PollRequest(fd: fds[k].fd, events: fds[k].returned)
+            for k in 2..<fds.count where fds[k].happened != 0 {
+                let request = fds[k]
                 if owners[k] == readyOwner {
                     ready[ready.count - 1].1.append(request)
                 } else {

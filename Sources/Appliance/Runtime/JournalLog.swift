@@ -57,6 +57,6 @@ final class JournalLog: DecisionLog {
 
 /// The loop polls the writer's completion pipe; `Box.serve` takes the completions.
 extension JournalLog: Pollable {
-    func pollRequests() -> [PollRequest] { completionFD.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? [] }
-    func service(ready: [PollRequest], now: Instant) -> [Event] { [] }
+    func pollRequests() -> [PollDescriptor] { completionFD.map { [PollDescriptor(fd: $0, wanted: PollEvents.readable)] } ?? [] }
+    func service(ready: [PollDescriptor], now: Instant) -> [Event] { [] }
 }

@@ -11,7 +11,7 @@ extension GPSDClient: Part, CheckedPart {
 
     var rows: [SystemsCheck.Row] {
         guard !isAnswering, raised[.gpsd] == nil else { return [] }
-        let at = GPSDCopy.isLocal(settings.host) ? "" : " at \(settings.host):\(settings.port)"
+        let at = GPSDWords.isLocal(settings.host) ? "" : " at \(settings.host):\(settings.port)"
         return [SystemsCheck.Row(.gpsd, .unknown, "Can't tell yet: no answer from gpsd\(at) so far"),
                 SystemsCheck.Row(.receiver, .unknown, "Can't tell yet: gpsd has not answered")]
     }

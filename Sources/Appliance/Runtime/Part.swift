@@ -13,7 +13,7 @@ protocol Part: AnyObject {
     var served: BoxServer? { get }
     /// Shown the watch's status as it is, once a turn (the ring, the snapshot, the demo's screen).
     var shown: BoxObserver? { get }
-    /// Shown the status the box tells (`Announcement`): a decision only with its receipt, a
+    /// Shown the status the box tells (`AnnouncedStatus`): a decision only with its receipt, a
     /// ringing alarm at once (the network outputs).
     var told: BoxObserver? { get }
     /// Hears each action carried out and each receipt (the console's log, the ring's

@@ -48,7 +48,7 @@ final class SystemdStatus: Part, BoxListener {
         guard actions.contains(where: { if case .verdictChanged = $0 { true } else if case .alarmChanged = $0 { true } else { false } })
         else { return }
         let s = box.watch.status(at: now)
-        let line = "\(Copy.verdict(s.verdict.kind)). \(Copy.alarm(s.alarm, now: now)). \(s.wontRing)"
+        let line = "\(Words.verdict(s.verdict.kind)). \(Words.alarm(s.alarm, now: now)). \(s.wontRing)"
         _ = try? systemd.status(cantSound.map { "\($0). " + line } ?? line)
     }
 }

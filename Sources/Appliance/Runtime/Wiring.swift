@@ -2,7 +2,7 @@ import Drivers
 import Journal
 import Posix
 import Recordings
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// Builds the running box from its configuration: the devices, the journal, and the one list
@@ -70,7 +70,7 @@ extension Wiring {
     struct Devices {
         /// The drivers, in start order: the GPS, the buzzer, the controls, the ring, the siren.
         var drivers: [Part] = []
-        /// What the annunciator drives.
+        /// What the buzzerAndSiren drives.
         var buzzer: BuzzerLine?
         var siren: SirenOutput?
         /// Raised once the box runs: a bad configuration, a missing GPS, a line not to be had.
@@ -93,7 +93,7 @@ extension Wiring {
         d.drivers += drivers.compactMap { $0 }
         d.buzzer = gpio.buzzer
         d.siren = siren
-        d.fitted = Surfaces.fitted(gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
+        d.fitted = Wiring.fitted(gpsd: simulate == nil, buzzer: gpio.buzzer != nil,
                                    switchAndButton: gpio.controls != nil && realSwitch, ring: ring != nil, siren: siren != nil)
         return d
     }
@@ -128,7 +128,7 @@ extension Wiring {
 
     /// Every part of the running box, in start order: the journal first (stopped last, once the
     /// outputs are safe), the devices, the console, the Systems Check, the status snapshot and
-    /// the control socket (`Surfaces`), the network outputs their sections enable
+    /// the control socket (`RuntimeDirectory`), the network outputs their sections enable
     /// (`NetworkOutputs`), systemd's status line and watchdog. `run` builds its box from this
     /// list and nothing else; so do the tests of the loop's timing, adding parts of their own.
     func parts(_ devices: Devices, journal: JournalLog, systemd: Systemd? = nil, cantSound: String? = nil) -> [Part] {
@@ -136,9 +136,9 @@ extension Wiring {
         parts += devices.drivers
         // One sink for both streams (a test's pipe) is one part.
         if let sinks = Console.loop { parts += sinks.out === sinks.error ? [sinks.out] : [sinks.out, sinks.error] }
-        parts.append(ConsoleLog(settings: config.watchSettings, fitted: devices.fitted, absent: Surfaces.absent(config: config)))
-        let snapshot = Surfaces.snapshot(config: config, fitted: devices.fitted, clock: clock)
-        parts += Surfaces.parts(config: config, snapshot: snapshot, clock: clock, probe: probe)
+        parts.append(ConsoleLog(settings: config.watchSettings, fitted: devices.fitted, absent: Wiring.absent(config: config)))
+        let snapshot = RuntimeDirectory.snapshot(config: config, fitted: devices.fitted, clock: clock)
+        parts += RuntimeDirectory.parts(config: config, snapshot: snapshot, clock: clock, probe: probe)
         parts += NetworkOutputs.parts(config: config, snapshot: snapshot, clock: clock, now: now)
         if let systemd {
             parts.append(SystemdStatus(systemd, cantSound: cantSound))
@@ -149,13 +149,41 @@ extension Wiring {
         return parts
     }
 
-    /// The box over `parts`: the watch from the configuration, the annunciator over the
+    /// The box over `parts`: the watch from the configuration, the buzzerAndSiren over the
     /// devices' buzzer and siren, the journal's pace read from the watch.
     func box(_ devices: Devices, journal: JournalLog, parts: [Part]) -> Box {
         let box = Box(watch: Watch(settings: config.watchSettings),
-                      annunciator: Annunciator(buzzer: devices.buzzer, siren: devices.siren, book: DesignedSounds()),
+                      buzzerAndSiren: BuzzerAndSiren(buzzer: devices.buzzer, siren: devices.siren, book: DesignedSounds()),
                       log: journal, wall: { [clock] in clock.wall.seconds }, parts: parts)
         journal.pace = { [unowned box] in box.trackPace }
         return box
+    }
+}
+
+extension Wiring {
+    /// The Systems Check components the configuration turns off.
+    static func absent(config: Configuration) -> Set<SystemsCheck.Component> {
+        var set: Set<SystemsCheck.Component> = []
+        if !config.siren.enabled { set.insert(.siren) }
+        if !config.ring.enabled { set.insert(.ledRing) }
+        if !config.gpio.buzzerEnabled { set.insert(.buzzer) }
+        if !config.gpio.switchEnabled { set.insert(.armSwitch) }
+        if !config.gpio.buttonEnabled { set.insert(.button) }
+        return set
+    }
+
+    /// The components whose drivers this run actually started, so their Systems Check rows can
+    /// say Yes while no fault is raised (each driver raises its fault when it fails). A part
+    /// `run` did not start stays "can't tell", never Yes.
+    static func fitted(gpsd: Bool, buzzer: Bool, switchAndButton: Bool, ring: Bool, siren: Bool) -> Set<SystemsCheck.Component> {
+        // The journal is always there: its driver raises the journal fault when a write or a
+        // sync fails, so no fault means every decision so far was synced.
+        var set: Set<SystemsCheck.Component> = [.configuration, .journal]
+        if gpsd { set.formUnion([.gpsd, .receiver]) }
+        if buzzer { set.insert(.buzzer) }
+        if switchAndButton { set.formUnion([.armSwitch, .button]) }
+        if ring { set.insert(.ledRing) }
+        if siren { set.insert(.siren) }
+        return set
     }
 }

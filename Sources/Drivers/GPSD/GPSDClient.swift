@@ -107,11 +107,11 @@ public final class GPSDClient: Pollable {
 
     // MARK: - Pollable
 
-    public func pollRequests() -> [PollRequest] {
+    public func pollRequests() -> [PollDescriptor] {
         switch phase {
         case .waiting: return []
-        case .connecting(let probe, _, _, _): return [PollRequest(fd: probe.fd, events: PollEvents.writable)]
-        case .streaming: return connection.fd.map { [PollRequest(fd: $0, events: PollEvents.readable)] } ?? []
+        case .connecting(let probe, _, _, _): return [PollDescriptor(fd: probe.fd, wanted: PollEvents.writable)]
+        case .streaming: return connection.fd.map { [PollDescriptor(fd: $0, wanted: PollEvents.readable)] } ?? []
         }
     }
 
@@ -135,7 +135,7 @@ public final class GPSDClient: Pollable {
         return next
     }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         switch phase {
         case .waiting(let until):
             if now >= until { attempt(now) }
@@ -150,7 +150,7 @@ public final class GPSDClient: Pollable {
             let fd = connection.fd
             let event = ready.first { $0.fd == fd }
             if event != nil || bufferedSince != nil {
-                readBatch(revents: event?.events ?? 0, now: now)
+                readBatch(revents: event?.happened ?? 0, now: now)
             }
         }
         evaluate(now)
@@ -224,7 +224,7 @@ public final class GPSDClient: Pollable {
         downSince = nil
         lastFailure = nil
         if hadStream {
-            setFault(.gpsd, Fault(.gpsd, GPSDCopy.restarted, pushes: false))
+            setFault(.gpsd, Fault(.gpsd, GPSDWords.restarted, pushes: false))
         } else {
             setFault(.gpsd, nil)
         }
@@ -284,7 +284,7 @@ public final class GPSDClient: Pollable {
             stats.reports += 1
             lastReportAt = now
             deviceGone = false
-            if raised[.gpsd]?.message == GPSDCopy.restarted { setFault(.gpsd, nil) }
+            if raised[.gpsd]?.message == GPSDWords.restarted { setFault(.gpsd, nil) }
             if let t = fix.time {
                 if t == lastGPSTime {
                     // The same epoch again is no new evidence; for long, it is a frozen receiver.
@@ -313,7 +313,7 @@ public final class GPSDClient: Pollable {
     private func checkClock(gpsTime: Double) {
         let offset = gpsTime - wallClock()
         if abs(offset) > settings.clockTolerance.seconds {
-            setFault(.clock, Fault(.clock, GPSDCopy.clock(offset: offset), pushes: false))
+            setFault(.clock, Fault(.clock, GPSDWords.clock(offset: offset), pushes: false))
         } else {
             setFault(.clock, nil)
         }
@@ -325,12 +325,12 @@ public final class GPSDClient: Pollable {
         if isConnected, bannerSeen {
             var receiver: Fault?
             if deviceGone {
-                receiver = Fault(.receiver, GPSDCopy.unplugged)
+                receiver = Fault(.receiver, GPSDWords.unplugged)
             } else if now - (lastReportAt ?? streamingSince) >= settings.reportsStoppedAfter {
                 let none = lastReportAt == nil && knownDevices == 0
-                receiver = Fault(.receiver, none ? GPSDCopy.noReceiver : GPSDCopy.reportsStopped)
+                receiver = Fault(.receiver, none ? GPSDWords.noReceiver : GPSDWords.reportsStopped)
             } else if frozen {
-                receiver = Fault(.receiver, GPSDCopy.frozen)
+                receiver = Fault(.receiver, GPSDWords.frozen)
             }
             setFault(.receiver, receiver)
             // Once the receiver fault explains the silence, the restart note has said its piece.
@@ -344,11 +344,11 @@ public final class GPSDClient: Pollable {
     private func fault(for failure: Failure) -> Fault {
         let (host, port) = (settings.host, settings.port)
         switch failure {
-        case .refused: return Fault(.gpsd, GPSDCopy.notRunning(host: host, port: port))
-        case .timedOut: return Fault(.gpsd, GPSDCopy.noAnswer(host: host, port: port))
-        case .unreachable: return Fault(.gpsd, GPSDCopy.unreachable(host: host, port: port))
-        case .unknownHost: return Fault(.gpsd, GPSDCopy.unknownHost(host))
-        case .rejected: return Fault(.gpsd, GPSDCopy.refused)
+        case .refused: return Fault(.gpsd, GPSDWords.notRunning(host: host, port: port))
+        case .timedOut: return Fault(.gpsd, GPSDWords.noAnswer(host: host, port: port))
+        case .unreachable: return Fault(.gpsd, GPSDWords.unreachable(host: host, port: port))
+        case .unknownHost: return Fault(.gpsd, GPSDWords.unknownHost(host))
+        case .rejected: return Fault(.gpsd, GPSDWords.refused)
         }
     }
 

@@ -1,4 +1,5 @@
-import Signals
+import Posix
+import LightsAndSounds
 import WatchCore
 
 /// The ring as the event loop sees it: renders the watch's status, sends a frame only when it
@@ -65,9 +66,9 @@ public final class LEDRing: Pollable {
 
     public func nextDeadline(now: Instant) -> Instant? { nextDeadline(after: now) }
 
-    public func pollRequests() -> [PollRequest] { [] }
+    public func pollRequests() -> [PollDescriptor] { [] }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         defer { pending.removeAll() }
         return pending
     }

@@ -1,5 +1,5 @@
 import Posix
-import Signals
+import LightsAndSounds
 
 /// The LED ring on Linux spidev: opens the device, sets SPI mode 0, 8 bits a word and the
 /// encoding's clock, and sends each frame with one `write` (spidev makes one transfer of it,

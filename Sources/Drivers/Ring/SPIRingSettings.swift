@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 
 /// The ring's wiring, from configuration (keys in Docs/ring.md).
 public struct SPIRingSettings: Hashable, Sendable {

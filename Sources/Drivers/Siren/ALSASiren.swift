@@ -1,7 +1,7 @@
 import CALSA
 import CALSAShim
 import Posix
-import Signals
+import LightsAndSounds
 import WatchCore
 
 /// The siren through alsa-lib: the only file that speaks to ALSA.
@@ -16,8 +16,9 @@ import WatchCore
 /// `retryAfter`; everything else on the box goes on.
 ///
 /// Driven by what the box means (`SirenOutput`: alarm, fault, chirp, not saved), never by a
-/// pattern to decode: the siren keeps the priority and sounds its own two-tone alarm
-/// (`SoundDesign.alarmSiren`). `play(_:now:)` plays any pattern once (test-alarm).
+/// pattern to decode: the priority is `SoundPriority`'s, the same the buzzer follows, and the
+/// siren sounds its own two-tone alarm (`SoundDesign.alarmSiren`). `play(_:now:)` plays any
+/// pattern once (test-alarm).
 public final class ALSASiren: SirenOutput {
     /// What the box still does without the siren, the end of its fault's words (a box whose
     /// buzzer can't sound either says otherwise: `SystemsCheck.told`).
@@ -28,13 +29,10 @@ public final class ALSASiren: SirenOutput {
     private var pcm: OpaquePointer?
     private var channels = 1
     private var bufferFrames = 0
-    private var alarmOn = false
-    private var faultOn = false
-    private var oneShot: SoundPattern?
-    /// A pattern played through `SoundOutput.play`: under no priority of the siren's own.
-
-    private enum Sound: Equatable { case alarm, fault, oneShot }
-    private var playing: Sound?
+    /// What the box asks for, and which of it is heard.
+    private var priority = SoundPriority()
+    /// What the card plays: `priority.heard` unless the card could not start it.
+    private var playing: SoundPriority.Sound?
     private var generator: ToneGenerator?
     /// When the last samples of a one-shot sound will have left the speaker.
     private var drainedAt: Instant?
@@ -76,13 +74,12 @@ public final class ALSASiren: SirenOutput {
     // MARK: - What the loop calls
 
     public func setAlarm(_ on: Bool, now: Instant) {
-        alarmOn = on
-        if on { oneShot = nil }
+        priority.setAlarm(on)
         resume(now: now)
     }
 
     public func setFault(_ on: Bool, now: Instant) {
-        faultOn = on
+        priority.setFault(on)
         resume(now: now)
     }
 
@@ -92,43 +89,42 @@ public final class ALSASiren: SirenOutput {
 
     /// Plays any pattern once (test-alarm), like a chirp.
     public func play(_ pattern: SoundPattern, now: Instant) {
-        guard !alarmOn else { return }
-        oneShot = pattern
+        guard priority.play(pattern) else { return }
         if playing == .oneShot { playing = nil }  // a new one-shot restarts, even the same one
         resume(now: now)
     }
 
     /// Silence at once, everything off.
     public func stopAll() {
-        alarmOn = false
-        faultOn = false
-        oneShot = nil
+        priority.silence()
         silence()
     }
 
     public var isSounding: Bool { playing != nil }
+    /// What the card plays: what `SoundPriority` says is heard, while the card works.
+    public var sounding: SoundPriority.Sound? { playing }
     public var isRunning: Bool { pcm.map { snd_pcm_state($0) == SND_PCM_STATE_RUNNING } ?? false }
     public var deviceOpen: Bool { pcm != nil }
 
     // MARK: - Pollable
 
-    public func pollRequests() -> [PollRequest] {
+    public func pollRequests() -> [PollDescriptor] {
         guard let pcm, let g = generator, !g.finished, !heldByClock else { return [] }
-        return descriptors(pcm).map { PollRequest(fd: $0.fd, events: $0.events) }
+        return descriptors(pcm).map { PollDescriptor(fd: $0.fd, wanted: $0.events) }
     }
 
-    public func service(ready: [PollRequest], now: Instant) -> [Event] {
+    public func service(ready: [PollDescriptor], now: Instant) -> [Event] {
         if pcm == nil, let retryAt, now >= retryAt { openDevice(now: now) }
         if let drainedAt, now >= drainedAt { finishOneShot(now: now) }
         let before = framesWritten
         if let pcm, !ready.isEmpty {
             var fds = descriptors(pcm)
-            for i in fds.indices { fds[i].revents = ready.first { $0.fd == fds[i].fd }?.events ?? 0 }
+            for i in fds.indices { fds[i].revents = ready.first { $0.fd == fds[i].fd }?.happened ?? 0 }
             var revents: UInt16 = 0
             let err = snd_pcm_poll_descriptors_revents(pcm, &fds, UInt32(fds.count), &revents)
             if err < 0 || Int16(truncatingIfNeeded: revents) & PollEvents.error != 0 {
                 // An underrun or a suspend shows as POLLERR: the write below recovers it.
-                _ = recover(err < 0 ? err : -Errno.brokenPipe.rawValue, now: now)
+                _ = recover(Errno(negated: err) ?? .brokenPipe, now: now)
             }
         }
         feed(now: now)
@@ -156,21 +152,16 @@ public final class ALSASiren: SirenOutput {
     // MARK: - Playing
 
     private func resume(now: Instant) {
-        let want: (Sound, SoundPattern)?
-        if alarmOn {
-            want = (.alarm, SoundDesign.alarmSiren)
-        } else if let oneShot {
-            want = (.oneShot, oneShot)
-        } else if faultOn {
-            want = (.fault, SoundDesign.fault)
-        } else {
-            want = nil
+        guard let sound = priority.heard else { return silence() }
+        guard sound != playing else { return }
+        switch sound {
+        case .alarm: start(sound, SoundDesign.alarmSiren, now: now)
+        case .oneShot: if let p = priority.oneShot { start(sound, p, now: now) }
+        case .fault: start(sound, SoundDesign.fault, now: now)
         }
-        guard let (sound, pattern) = want else { return silence() }
-        if sound != playing { start(sound, pattern, now: now) }
     }
 
-    private func start(_ sound: Sound, _ pattern: SoundPattern, now: Instant) {
+    private func start(_ sound: SoundPriority.Sound, _ pattern: SoundPattern, now: Instant) {
         guard let pcm else {
             playing = nil
             return  // the .siren fault is raised; the buzzer still rings
@@ -179,7 +170,7 @@ public final class ALSASiren: SirenOutput {
         // Whatever played is cut, never drained: the new sound is the one that matters.
         snd_pcm_drop(pcm)
         let err = snd_pcm_prepare(pcm)
-        guard err >= 0 else { return failDevice(err, "could not start", now: now) }
+        if let e = Errno(negated: err) { return failDevice(e, "could not start", now: now) }
         playing = sound
         drainedAt = nil
         generator = ToneGenerator(pattern: pattern, sampleRate: settings.sampleRate, volume: settings.volume,
@@ -202,7 +193,7 @@ public final class ALSASiren: SirenOutput {
 
     private func finishOneShot(now: Instant) {
         drainedAt = nil
-        oneShot = nil
+        priority.oneShotEnded()
         if playing == .oneShot { silence() }
         resume(now: now)
     }
@@ -218,8 +209,8 @@ public final class ALSASiren: SirenOutput {
         while budget > 0, !g.finished {
             let room = pace?.room(at: now) ?? 0
             let avail = snd_pcm_avail_update(pcm)
-            if avail < 0 {
-                guard recover(Int32(avail), now: now) else { return }
+            if let e = Errno(negated: avail) {
+                guard recover(e, now: now) else { return }
                 continue
             }
             if avail == 0 { break }
@@ -232,9 +223,9 @@ public final class ALSASiren: SirenOutput {
             let made = g.render(frames, into: &scratch)
             if channels == 2 { scratch = scratch.flatMap { [$0, $0] } }
             let wrote = scratch.withUnsafeBytes { snd_pcm_writei(pcm, $0.baseAddress, snd_pcm_uframes_t(made)) }
-            if wrote < 0 {
-                if wrote == -Int(Errno.wouldBlock.rawValue) { break }
-                guard recover(Int32(wrote), now: now) else { return }
+            if let e = Errno(negated: wrote) {
+                if e.isWouldBlock { break }
+                guard recover(e, now: now) else { return }
                 continue
             }
             // A short write after `avail` said there was room loses the rest of this batch:
@@ -245,10 +236,9 @@ public final class ALSASiren: SirenOutput {
             // Start at once rather than at alsa-lib's threshold (a full buffer), which a short
             // sound would never reach.
             if wrote > 0, snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED {
-                let err = snd_pcm_start(pcm)
-                if err < 0 {
+                if let e = Errno(negated: snd_pcm_start(pcm)) {
                     generator = g
-                    return failDevice(err, "could not start", now: now)
+                    return failDevice(e, "could not start", now: now)
                 }
                 runningAt = monotonicNow()
             }
@@ -264,17 +254,15 @@ public final class ALSASiren: SirenOutput {
 
     /// An underrun (EPIPE), a suspend (ESTRPIPE) or a signal (EINTR) is recovered in place;
     /// anything else (a card unplugged: ENODEV) closes the device and raises the fault.
-    private func recover(_ err: Int32, now: Instant) -> Bool {
+    private func recover(_ e: Errno, now: Instant) -> Bool {
         guard let pcm else { return false }
-        let e = Errno(rawValue: -err)
         if e == .brokenPipe || e == .suspended || e == .interrupted {
             if e == .brokenPipe { underruns += 1 }
-            let r = snd_pcm_recover(pcm, err, 1)
-            if r >= 0 { return true }
-            failDevice(r, "failed", now: now)
+            guard let failed = Errno(negated: snd_pcm_recover(pcm, -e.rawValue, 1)) else { return true }
+            failDevice(failed, "failed", now: now)
             return false
         }
-        failDevice(err, "failed", now: now)
+        failDevice(e, "failed", now: now)
         return false
     }
 
@@ -314,7 +302,7 @@ public final class ALSASiren: SirenOutput {
         resume(now: now)
     }
 
-    private func failDevice(_ err: Int32?, _ what: String, now: Instant) {
+    private func failDevice(_ err: Errno?, _ what: String, now: Instant) {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
         playing = nil
@@ -322,7 +310,7 @@ public final class ALSASiren: SirenOutput {
         drainedAt = nil
         pace = nil
         heldByClock = false
-        let why = err.map { " (\(text($0)))" } ?? ""
+        let why = err.map { " (\(text(-$0.rawValue)))" } ?? ""
         raise("Siren: sound device \"\(settings.device)\" \(what)\(why), \(Self.consequence)", now: now)
     }
 

@@ -3,7 +3,7 @@
 
     buzzer-listen.py VALUE_FILE SECONDS
 
-The alarm is 0.2 s on, 0.2 s off (Sources/Signals/SoundDesign.swift); the fault pattern is
+The alarm is 0.2 s on, 0.2 s off (Sources/LightsAndSounds/SoundDesign.swift); the fault pattern is
 0.5 s on, 2 s off; a chirp is one to three short pulses. Three alarm cycles in a row (on under
 0.4 s, off under 1 s) are the alarm; the fault pattern never passes. The line is read every
 2 ms: a shell loop that forks `date` and `sleep` for each sample reads it every few hundred ms

@@ -1,5 +1,5 @@
-import Signals
-import SignalsTestSupport
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 import XCTest
 
 /// Byte-exact frames, worked out by hand from the datasheets (see each encoder's comment).

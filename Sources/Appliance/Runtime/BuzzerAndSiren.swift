@@ -1,17 +1,19 @@
 import Drivers
-import Signals
+import LightsAndSounds
 import WatchCore
 
-/// Decides what the box sounds now and drives the buzzer line from its steps. Priority: the
-/// alarm over everything; a chirp plays over the fault pattern, which resumes after it. The
-/// siren hears the same decisions by name (alarm, fault, chirp, not saved) and keeps the same
-/// priority in its own voice.
-final class Annunciator {
+/// Sounds what the box means on both voices and drives the buzzer line from its steps. The
+/// priority is `SoundPriority`'s, decided there once for the buzzer and the siren alike: the
+/// alarm over everything; a one-shot (a chirp, "not saved") over the fault pattern, which
+/// resumes after it. The siren hears the same decisions by name and follows the same priority
+/// in its own voice.
+final class BuzzerAndSiren {
     private let buzzer: BuzzerLine?
     private let siren: SirenOutput?
     private let book: SoundBook
-    private var alarm = false
-    private var fault = false
+    private var priority = SoundPriority()
+    /// What the buzzer's player plays.
+    private var playing: SoundPriority.Sound?
     private var player = PatternPlayer()
     private var chirpEnd: Instant?
     private var level = false
@@ -23,46 +25,48 @@ final class Annunciator {
         buzzer?.set(on: false)
     }
 
-    var isAlarmSounding: Bool { alarm }
+    var isAlarmSounding: Bool { priority.alarm }
+    /// What the buzzer plays: what `SoundPriority` says is heard (the siren says its own,
+    /// `ALSASiren.sounding`).
+    var sounding: SoundPriority.Sound? { playing }
 
     func alarm(on: Bool, now: Instant) {
-        guard on != alarm else { return }
-        alarm = on
-        chirpEnd = nil
+        guard on != priority.alarm else { return }
+        priority.setAlarm(on)
+        if priority.oneShot == nil { chirpEnd = nil }
         siren?.setAlarm(on, now: now)
         choose(now: now)
     }
 
     func fault(on: Bool, now: Instant) {
-        guard on != fault else { return }
-        fault = on
+        guard on != priority.fault else { return }
+        priority.setFault(on)
         siren?.setFault(on, now: now)
         choose(now: now)
     }
 
     /// A chirp is never dropped: while the alarm rings it is simply not heard over it.
     func chirp(_ chirp: Chirp, now: Instant) {
-        guard !alarm else { return }
         let p = book.chirp(chirp)
+        guard priority.play(p) else { return }
         siren?.chirp(chirp, now: now)
-        start(p, now: now)
-        chirpEnd = now + p.length
+        playOneShot(p, now: now)
     }
 
     /// A decision the journal could not make durable: its own pattern, as distinct as a refusal,
     /// in place of the confirmation it did not earn. Played like a chirp.
     func notSaved(now: Instant) {
-        guard !alarm else { return }
         let p = book.notSaved
+        guard priority.play(p) else { return }
         siren?.notSaved(now: now)
-        start(p, now: now)
-        chirpEnd = now + p.length
+        playOneShot(p, now: now)
     }
 
     /// Silences everything (shutdown): the buzzer line ends low.
     func silence() {
-        alarm = false
-        fault = false
+        priority.silence()
+        playing = nil
+        chirpEnd = nil
         player.stop()
         siren?.stopAll()
         set(false)
@@ -83,22 +87,32 @@ final class Annunciator {
     func update(now: Instant) {
         if let end = chirpEnd, now >= end {
             chirpEnd = nil
+            priority.oneShotEnded()
             choose(now: now)
         }
         set(player.isOn(at: now))
     }
 
+    /// Plays what the priority says is heard, when that changed (a one-shot starts in `playOneShot`).
     private func choose(now: Instant) {
-        if alarm {
-            start(book.alarm, now: now)
-        } else if chirpEnd != nil {
-            return
-        } else if fault {
-            start(book.fault, now: now)
-        } else {
+        let sound = priority.heard
+        guard sound != playing else { return }
+        playing = sound
+        switch sound {
+        case .alarm: start(book.alarm, now: now)
+        case .fault: start(book.fault, now: now)
+        case .oneShot: break
+        case nil:
             player.stop()
             set(false)
         }
+    }
+
+    /// A one-shot starts afresh, even over the same one; it ends by its pattern's length.
+    private func playOneShot(_ p: SoundPattern, now: Instant) {
+        playing = .oneShot
+        chirpEnd = now + p.length
+        start(p, now: now)
     }
 
     private func start(_ p: SoundPattern, now: Instant) {
@@ -113,7 +127,7 @@ final class Annunciator {
     }
 }
 
-/// Which pattern each sound is: Signals' sound design (Docs/sound.md); tests may use another.
+/// Which pattern each sound is: LightsAndSounds' sound design (Docs/sound.md); tests may use another.
 protocol SoundBook {
     var alarm: SoundPattern { get }
     var fault: SoundPattern { get }

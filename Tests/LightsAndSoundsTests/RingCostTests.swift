@@ -1,5 +1,5 @@
 import Glibc
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

@@ -1,5 +1,5 @@
 import Posix
-import Signals
+import LightsAndSounds
 /// An SVG picture of one frame, for Docs/ring.md: each pixel where it sits on the ring, in the
 /// colour a screen needs to show its LED drive level as the same light (as `TerminalRing`), with
 /// a soft glow, on the dark of a cabin at night. Generated from the renderer by the

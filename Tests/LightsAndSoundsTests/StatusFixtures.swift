@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 @testable import WatchCore
 
 /// Watch statuses for every state the ring draws, built directly: the renderer reads only the
@@ -10,7 +10,7 @@ enum Fixture {
         WatchStatus(
             verdict: verdict, alarm: alarm, anchor: verdict == .noAnchor ? nil : anchor, radius: 30,
             distance: nil, readingAge: nil, accuracy: nil,
-            wontRing: Copy.wontRing(verdict: verdict, alarm: alarm, now: .zero),
+            wontRing: Words.wontRing(verdict: verdict, alarm: alarm, now: .zero),
             faults: faults, faultSounding: faults.contains { $0.pushes })
     }
 

@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 import WatchCore
 import XCTest
 

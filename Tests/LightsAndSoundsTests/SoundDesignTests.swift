@@ -1,5 +1,5 @@
-import Signals
-import SignalsTestSupport
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 import WatchCore
 import XCTest
 

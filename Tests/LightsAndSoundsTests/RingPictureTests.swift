@@ -1,6 +1,6 @@
 import Glibc
-import Signals
-import SignalsTestSupport
+import LightsAndSounds
+import LightsAndSoundsTestSupport
 import WatchCore
 import XCTest
 
@@ -56,7 +56,7 @@ final class RingPictureTests: XCTestCase {
 
     static var docsDirectory: String {
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/SignalsTests/RingPictureTests.swift
+        parts.removeLast(3)  // Tests/LightsAndSoundsTests/RingPictureTests.swift
         return parts.joined(separator: "/") + "/Docs/ring"
     }
 

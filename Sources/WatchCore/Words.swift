@@ -1,6 +1,10 @@
+/// The product's words, not a copy of anything: the name `Copy` is kept for code outside the
+/// package that spells it so (WatchCore's public face is extended, never renamed).
+public typealias Copy = Words
+
 /// Every sentence the box says about the watch, in the product's words: sentence case,
 /// "Label: consequence", meters, one phrase per state, no em dashes.
-public enum Copy {
+public enum Words {
     public static func verdict(_ kind: PositionVerdict.Kind) -> String {
         switch kind {
         case .noAnchor: "No anchor"
@@ -129,7 +133,7 @@ public enum Copy {
     }
 }
 
-extension Copy {
+extension Words {
     /// The Systems Check's name for each component.
     public static func component(_ kind: FaultKind) -> String {
         switch kind {

@@ -1,7 +1,7 @@
 import WatchCore
 
 /// Every sentence the gpsd driver says, in the product's words: "Label: consequence".
-public enum GPSDCopy {
+public enum GPSDWords {
     public static func notRunning(host: String, port: UInt16) -> String {
         isLocal(host) ? "GPS: gpsd is not running" : "GPS: gpsd is not running at \(host):\(port)"
     }

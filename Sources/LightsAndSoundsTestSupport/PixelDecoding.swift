@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 
 // The encoders' inverses: what the golden and SPI tests read a frame back with. The box only
 // encodes, so these live with the tests.

@@ -1,4 +1,4 @@
-import Signals
+import LightsAndSounds
 import XCTest
 
 final class GammaTests: XCTestCase {

@@ -7,7 +7,7 @@ import WatchCore
 /// position and, about the same anchor, its distance; the faults, so a journal that fails is
 /// told at once). An alarm that starts ringing is told at once, with the verdict it rings on,
 /// and stays told until a receipt says otherwise. Pure: the box hands in the live status.
-struct Announcement {
+struct AnnouncedStatus {
     /// The status as it stood before the first decision still waiting, while one waits.
     private(set) var held: WatchStatus?
     private var last: WatchStatus?

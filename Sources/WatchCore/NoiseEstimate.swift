@@ -1,0 +1,278 @@
+// The receiver's noise as the watch learns it while anchored, beside the swing's own estimator
+// (`SwingEstimator`): its wander about the swing, its weak fixes and usual accuracy, and whether
+// its reported speed tells anything the positions don't. The watch owns one (`Watch.noise`)
+// and feeds it each holding fix.
+
+extension Watch {
+    /// The receiver's wander as the watch measures it while anchored: the distance to the anchor
+    /// about its own slow mean (the swing), in a running root mean square.
+    public struct NoiseEstimate: Hashable, Sendable {
+        /// The slow mean of the distance to the anchor (where the boat lies), meters.
+        public internal(set) var level: Double?
+        /// The farthest that slow mean has been since the anchor was marked: the swing, meters.
+        public internal(set) var swing: Double = 0
+        var variance: Double?
+        /// Seconds of fixes the measurement has seen.
+        public internal(set) var measuredFor: Double = 0
+        var lastAt: Instant?
+        /// The spread of the weak fixes (2D, or no accuracy) about the same level, learnt like
+        /// `variance`.
+        var weakVariance: Double?
+        /// The receiver's usual reported accuracy (meters), learnt like `variance`.
+        var usualAccuracy: Double?
+        /// The reported speed over ground along the line from the anchor to the boat (m/s,
+        /// positive away), smoothed over `doppler_span`; its measured spread while holding.
+        public internal(set) var radialSpeed: Double = 0
+        var radialVariance: Double?
+        /// The same spread over `doppler_recent_span`.
+        var radialRecentVariance: Double?
+        /// Seconds of weak fixes the measurement has seen.
+        var weakFor: Double = 0
+        /// Whether the reported speed is the receiver's own (Doppler) or worked out from its
+        /// positions (as gpsd does for a receiver that reports none): the mean square of the
+        /// change in distance per second, and of its difference from the reported radial speed,
+        /// over `pairsFor` seconds of consecutive holding fixes.
+        var lastRadial: RadialFix?
+        public internal(set) var moveSquare = 0.0
+        public internal(set) var speedMiss = 0.0
+        public internal(set) var pairsFor = 0.0
+        /// The same over longer lags (2 to `speedLags` s: the move since a holding fix about that
+        /// many seconds before, along the line from the anchor as it lies now): a speed worked
+        /// out over several seconds (a smoothed SOG) equals the move over its own span. (Along
+        /// the line as it lies now, not the change of distance: a boat swinging across that line
+        /// moves along it by its curvature, which the lag-1 change hardly shows but 10 s does.)
+        /// `lagFixes` holds a holding fix a second, at most `speedLags`, newest last.
+        var lagFixes: [PlacedFix] = []
+        var lagMoveSquare: [Double] = []
+        var lagMiss: [Double] = []
+        static let speedLags = 10
+        /// The two radial speeds reported before this one (m/s; 0 for a reading without a
+        /// plausible speed): the smoothed speed follows the median of the last three, so one
+        /// reading's speed never moves it.
+        var priorRadial = 0.0, priorRadial2 = 0.0
+        /// The change of the distance per second, smoothed over `doppler_span` like the radial
+        /// speed (the track's own radial speed), and the fix it was last taken from.
+        public internal(set) var trackSpeed: Double = 0
+        var lastTrack: RadialFix?
+        /// What the speed has earned at anchor: the fastest smoothed radial speed away from the
+        /// anchor that the track agreed with and that the boat then gave back (the smoothed speed
+        /// came back to nothing or toward the anchor), m/s, fading over `doppler_reach_span`; the
+        /// fastest of the outward stretch under way, not yet given back; seconds of fixes about the
+        /// mark that measured it (every verdict: a drag never teaches the reach, below). A drag never gives its speed back, so it never teaches the reach.
+        public internal(set) var speedReach = 0.0
+        var pendingReach = 0.0
+        public internal(set) var reachFor = 0.0
+        /// What the position has shown at anchor: the farthest a fix stood from where the boat
+        /// lay (the level), either way, in an outing that came back across the level within
+        /// `wanderOutingSpan` (m), fading over `wanderReachSpan`; the outing under way (when it
+        /// started, its farthest, its side). Learnt from every fix, whatever the evidence: a
+        /// receiver's rare quick excursions (20 to 30 m out and back within a minute, heavy
+        /// tails its RMS wander hardly shows) are the ones that build evidence. A drag never
+        /// comes back, so it never teaches the reach.
+        public internal(set) var wanderReach = 0.0
+        var outingPeak = 0.0
+        var outingStart: Instant?
+        var outingOut = true
+
+        /// The reported speed tells something the positions don't: measured for a minute, and
+        /// differing from the positions' own change by at least `doppler_independence` of it.
+        /// A speed worked out from the positions moves with their wander and is never evidence.
+        public func speedIndependent(_ s: WatchSettings) -> Bool {
+            guard pairsFor >= 60, speedMiss > s.dopplerIndependence * moveSquare else { return false }
+            if s.guardsOff.contains(.speedLags) { return true }
+            for k in lagMiss.indices where !(lagMiss[k] > s.dopplerIndependence * lagMoveSquare[k]) { return false }
+            return true
+        }
+
+        /// The radial speed's spread, m/s: measured, or the prior until measured, never below the floor.
+        public func radialSigma(_ s: WatchSettings) -> Double {
+            let prior = s.dopplerPrior * s.dopplerPrior
+            return max(s.dopplerFloor, max(radialVariance ?? prior, radialRecentVariance ?? 0).squareRoot())
+        }
+
+        /// The reported speed says the boat moves away from the anchor: faster than the slowest
+        /// drag the Doppler is trusted for, and by `doppler_threshold` of its own spread.
+        /// The track agrees: the distance grew over the same span by at least `doppler_agreement`
+        /// of what the speed says.
+        /// Only faster than the receiver's reach at anchor by `doppler_trust_margin`, once measured
+        /// for `doppler_trust_span`: a speed that moves with the position's excursions reaches
+        /// as far at anchor, and is trusted for nothing slower.
+        public func movingAway(_ s: WatchSettings) -> Bool {
+            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
+                && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
+        }
+
+        /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until
+        /// measured for `doppler_trust_span`, then `doppler_trust_margin` times its reach.
+        public func trustedAbove(_ s: WatchSettings) -> Double {
+            if s.guardsOff.contains(.dopplerTrust) { return 0 }
+            return reachFor >= s.dopplerTrustSpan.seconds ? s.dopplerTrustMargin * speedReach : .infinity
+        }
+
+        /// How many times the receiver's wander its weak fixes (2D, or no accuracy) wander, as
+        /// measured (1 until they wander more).
+        public var weakScale: Double {
+            guard let w = weakVariance, let v = variance, w > v, v > 0 else { return 1 }
+            return (w / v).squareRoot()
+        }
+
+        /// One wander, meters: the measured spread, or the prior until measured, never below the floor.
+        public func sigma(_ s: WatchSettings) -> Double {
+            max(s.noiseFloor.value, (variance ?? s.noisePrior.value * s.noisePrior.value).squareRoot())
+        }
+
+        // MARK: - Learning, from each holding fix (`Watch.addSample`)
+
+        /// How much more than the receiver's measured wander this fix may wander (at least 1).
+        func wanderScale(weak: Bool, accuracy: Double?, settings s: WatchSettings) -> Double {
+            var scale = 1.0
+            if weak { scale = weakScale }
+            // A reported accuracy varies with the satellites in view; only one more than twice the
+            // usual (a burst of poor readings) says this fix wanders more, and by no more than the
+            // accuracy itself says: half of it (a 95% figure is about two of its own wanders) on top
+            // of the measured wander. A receiver whose usual is far below its measured wander (RTK:
+            // 0.02 m against a swing's yaw of 1.5 m) would otherwise have 0.8 m taken as 20 wanders.
+            if let accuracy, let usual = usualAccuracy, usual > 0 {
+                scale = max(scale, min(accuracy / (2 * usual), 1 + accuracy / (2 * sigma(s))))
+            }
+            return scale
+        }
+
+        /// A fix whose reported accuracy is more than twice the receiver's usual: a burst of poor readings.
+        func isBurst(_ accuracy: Double?) -> Bool {
+            guard let accuracy, let usual = usualAccuracy, usual > 0 else { return false }
+            return accuracy > 2 * usual
+        }
+
+        /// Smooths the radial speed over `doppler_span` (a reading without a speed, or `gap`
+        /// seconds since the last fix, lets it fade toward nothing) and says whether it carries the
+        /// boat away.
+        /// The speed followed is the median of the last three readings' (one reading's speed never
+        /// moves it); the track's change of distance is smoothed alike, to be compared with it.
+        mutating func followRadialSpeed(_ radial: Double?, gap dt: Double, distance: Double, at t: Instant, settings s: WatchSettings) -> Bool {
+            let span = s.dopplerSpan.seconds
+            if dt > 1 {
+                radialSpeed *= expCore(-(dt - 1) / span)
+                trackSpeed *= expCore(-(dt - 1) / span)
+            }
+            let a = min(min(dt, 1) / span, 1)
+            let now = radial ?? 0
+            let p1 = priorRadial, p2 = priorRadial2
+            let followed = s.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
+            priorRadial2 = p1
+            priorRadial = now
+            radialSpeed += a * (followed - radialSpeed)
+            if let last = lastTrack {
+                let step = (t - last.at).seconds
+                if step > 0, step <= 2 { trackSpeed += a * ((distance - last.distance) / step - trackSpeed) }
+            }
+            lastTrack = RadialFix(at: t, distance: distance)
+            learnReach(dt: min(dt, 10), settings: s)
+            return radial != nil && movingAway(s)
+        }
+
+        /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.
+        mutating func learnFix(weak: Bool, distance: Double, accuracy: Double?, gap: Double, settings s: WatchSettings) {
+            let dt = min(gap, 10)
+            let b = min(dt / min(s.noiseSpan.seconds, measuredFor + s.noisePriorSpan.seconds), 1)
+            if weak, let level = level {
+                // Learnt over the weak fixes' own time: 2D stretches come and go, and a rate set by
+                // all the fixes' time would take hours of them to learn how far they wander.
+                weakFor += dt
+                let bw = min(dt / min(s.noiseSpan.seconds, weakFor + s.noisePriorSpan.seconds), 1)
+                let r = distance - level
+                let w = weakVariance ?? variance ?? s.noisePrior.value * s.noisePrior.value
+                weakVariance = w + bw * (r * r - w)
+            }
+            if let accuracy {
+                let u = usualAccuracy ?? accuracy
+                usualAccuracy = u + b * (accuracy - u)
+            }
+            let prior = s.dopplerPrior * s.dopplerPrior
+            let rv = radialVariance ?? prior
+            let square = radialSpeed * radialSpeed
+            radialVariance = rv + b * (square - rv)
+            let recent = s.dopplerRecentSpan.seconds
+            if recent > 0 {
+                let rr = radialRecentVariance ?? prior
+                let br = min(dt / min(recent, measuredFor + s.noisePriorSpan.seconds), 1)
+                radialRecentVariance = rr + br * (square - rr)
+            }
+        }
+
+        /// The speed's reach at anchor (`NoiseEstimate.speedReach`), from a fix `dt` seconds after
+        /// the last, whatever the evidence (the largest excursions are the ones that build it): a
+        /// speed toward the anchor that the track agreed with counts at once (no drag moves toward
+        /// the anchor, and a receiver's excursions come back as fast as they go out); one away from
+        /// it once the boat gave it back.
+        mutating func learnReach(dt: Double, settings s: WatchSettings) {
+            reachFor += dt
+            speedReach *= expCore(-dt / s.dopplerReachSpan.seconds)
+            let v = radialSpeed
+            let agrees = abs(trackSpeed) >= s.dopplerAgreement * abs(v) && (trackSpeed > 0) == (v > 0)
+            if v > 0 {
+                if agrees { pendingReach = max(pendingReach, v) }
+            } else {
+                if agrees { speedReach = max(speedReach, -v) }
+                if pendingReach > 0 {
+                    speedReach = max(speedReach, pendingReach)
+                    pendingReach = 0
+                }
+            }
+        }
+
+        /// Compares the reported radial speed with the change of the distance since the last fix.
+        mutating func learnSpeedSource(distance: Double, east: Double, north: Double, radial: Double?, at t: Instant, settings s: WatchSettings) {
+            guard let radial, let last = lastRadial else { return }
+            let dt = (t - last.at).seconds
+            guard dt > 0, dt <= 2 else { return }
+            // A speed worked out from the last two positions equals this change exactly.
+            let move = (distance - last.distance) / dt, miss = move - radial
+            pairsFor += dt
+            let b = min(dt / min(s.noiseSpan.seconds, pairsFor), 1)
+            moveSquare += b * (move * move - moveSquare)
+            speedMiss += b * (miss * miss - speedMiss)
+            // Over longer lags, against the fix kept about that many seconds before (one a second,
+            // so a 10 Hz receiver costs the same): a speed worked out over 3 to 10 s differs from
+            // the change over its own span by nothing.
+            let lags = Self.speedLags
+            lagFixes.removeAll { t - $0.at > .seconds(Double(lags) + 0.5) }
+            if lagMoveSquare.isEmpty {
+                lagMoveSquare = Array(repeating: 0, count: lags - 1)
+                lagMiss = Array(repeating: 0, count: lags - 1)
+            }
+            for f in lagFixes where distance >= 1 {
+                let span = (t - f.at).seconds
+                let k = Int(span.rounded()) - 2
+                guard k >= 0, k < lags - 1 else { continue }
+                let lagMove = ((east - f.east) * east + (north - f.north) * north) / (distance * span), lagMiss = lagMove - radial
+                lagMoveSquare[k] += b * (lagMove * lagMove - lagMoveSquare[k])
+                self.lagMiss[k] += b * (lagMiss * lagMiss - self.lagMiss[k])
+            }
+            if lagFixes.last.map({ (t - $0.at).seconds >= 0.95 }) ?? true {
+                lagFixes.append(PlacedFix(at: t, east: east, north: north))
+                if lagFixes.count > lags { lagFixes.removeFirst(lagFixes.count - lags) }
+            }
+        }
+
+        mutating func learnNoise(distance: Double, gap: Double, at t: Instant, settings s: WatchSettings) {
+            let dt = min(gap, 10)
+            guard let level = level else {
+                level = distance
+                swing = distance
+                measuredFor = 0
+                return
+            }
+            measuredFor += dt
+            let a = dt / min(s.swingSpan.seconds, measuredFor)
+            let next = level + min(a, 1) * (distance - level)
+            self.level = next
+            swing = max(swing, next)
+            let prior = s.noisePrior.value * s.noisePrior.value
+            let v = variance ?? prior
+            let r = distance - next
+            let b = dt / min(s.noiseSpan.seconds, measuredFor + s.noisePriorSpan.seconds)
+            variance = v + min(b, 1) * (r * r - v)
+        }
+    }
+}
