@@ -30,6 +30,7 @@ wait_active() {
     local i
     for ((i = 0; i < $1; i++)); do
         [ "$(systemctl is-active "$SERVICE")" = active ] && return 0
+        (( i % 60 == 59 )) && info "waiting for $SERVICE at $(up) s: $(systemctl is-active "$SERVICE"); jobs: $(systemctl list-jobs --no-legend 2>&1 | head -6 | tr -s ' ' | paste -sd'|')"
         sleep 1
     done
     return 1

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Prints fields of `anchor-alert status --json` (read on stdin) for the Pi boot test's runner:
-verdict, alarm state, alert radius, faults, one a line as NAME VALUE."""
+whether the box answers, verdict, alarm state, alert radius, faults, one a line as NAME VALUE."""
 import json
 import sys
 
@@ -27,8 +27,13 @@ def find(o, key):
     return None
 
 
-alarm = s.get("alarm")
-print("verdict %s" % find(s, "verdict"))
+# `status --json` is {"box": ..., "last_heard": ..., "status": {...}}; the status is null
+# while the box is not answering.
+st = s.get("status") if isinstance(s, dict) else None
+st = st if isinstance(st, dict) else {}
+alarm = st.get("alarm")
+print("box %s" % s.get("box"))
+print("verdict %s" % find(st, "verdict"))
 print("alarm %s" % (alarm.get("state") if isinstance(alarm, dict) else alarm))
-print("radius %s" % s.get("alert_radius_m"))
-print("faults %s" % "; ".join(f.get("says", "?") for f in s.get("faults") or []))
+print("radius %s" % st.get("alert_radius_m"))
+print("faults %s" % "; ".join(f.get("says", "?") if isinstance(f, dict) else str(f) for f in st.get("faults") or []))
