@@ -93,17 +93,13 @@ enum RunCommand: Command {
         let systemd = Systemd()
         let parts = wiring.parts(devices, journal: journal.log, systemd: systemd, cantSound: cantSound)
         let box = wiring.box(devices, journal: journal.log, parts: parts)
-        StartUp.restore(box, from: journal.recovery, now: now)
-        // A journal that a power cut would lose is said once in the service log, at error
-        // priority: the Systems Check keeps showing it (Docs/commands.md, check).
-        let card = SystemsProbe(journalDirectory: config.journal.directory).journalCard()
-        if card.status == .attention { Console.error("Journal: \(SystemsMonitor.consequence(card))") }
         let runtime = BoxRuntime(box: box, reload: configure, simulatedSwitch: simulatedSwitch != nil)
-        Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gps.gpsd.host):\(config.gps.gpsd.port)"))")
-        StartUp.start(box, faults: devices.faults, recovery: journal.recovery, now: now)
-        if let on = simulatedSwitch {
-            // The switch's position at start is a decision, as with the real one.
-            box.handle(.armSwitch(on: on), now: now)
+        StartUp.begin(box, faults: devices.faults, recovery: journal.recovery, simulatedSwitch: simulatedSwitch, now: now) {
+            // A journal that a power cut would lose is said once in the service log, at error
+            // priority: the Systems Check keeps showing it (Docs/commands.md, check).
+            let card = SystemsProbe(journalDirectory: config.journal.directory).journalCard()
+            if card.status == .attention { Console.error("Journal: \(SystemsMonitor.consequence(card))") }
+            Console.out("Anchor Alert: watching (GPS: \(simulate.map { "simulated \($0)" } ?? "gpsd \(config.gps.gpsd.host):\(config.gps.gpsd.port)"))")
         }
         box.refresh(now: now)
         _ = try? systemd.ready(status: cantSound ?? "Anchor Alert: watching")

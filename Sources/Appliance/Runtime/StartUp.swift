@@ -18,6 +18,22 @@ enum StartUp {
         if let line = ConsoleLog.restored(box.watch.alarm, snoozed: memory.snoozed) { Console.out(line) }
     }
 
+    /// The whole start as one turn: the recovery restored, then `said` (the start's lines), the
+    /// faults, the parts' first events and a simulated switch's position. The observers (the
+    /// snapshot, the ring, the network) are shown once, where all of it left the box: a switch
+    /// on ARM with an anchor restored is never shown "off" first. A latched alarm still sounds
+    /// at once (the buzzer and siren follow every step, as in any turn).
+    static func begin(_ box: Box, faults: [Fault], recovery: Journal.Recovery, simulatedSwitch: Bool?,
+                      now: Instant, said: () -> Void = {}) {
+        box.turn(now: now) {
+            restore(box, from: recovery, now: now)
+            said()
+            start(box, faults: faults, recovery: recovery, now: now)
+            // The switch's position at start is a decision, as with the real one.
+            if let on = simulatedSwitch { box.handle(.armSwitch(on: on), now: now) }
+        }
+    }
+
     /// What the box knows at its first turn: the faults of the parts it lacks, the journal's
     /// recovery, the parts' own first events (the lines' faults, the switch's position at
     /// start, which is a decision).
