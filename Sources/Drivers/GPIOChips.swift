@@ -9,11 +9,8 @@ public final class GPIOChips: GPIOChipAccess {
     /// The Pi's internal pull-up on inputs; false leaves the bias as it is, for boards with
     /// their own resistors (and for gpio-sim, where a bias would overwrite the simulated level).
     let pullUp: Bool
-    /// The pull-up's default, the `[gpio] pull_up` key's too: the Pi's own switch and button
-    /// wiring (Docs/install.md) has no resistors.
-    public static let defaultPullUp = true
 
-    public init(deviceDirectory: String = "/dev", pullUp: Bool = defaultPullUp) {
+    public init(deviceDirectory: String = "/dev", pullUp: Bool = GPIOSettings.defaultPullUp) {
         self.deviceDirectory = deviceDirectory
         self.pullUp = pullUp
     }

@@ -4,6 +4,10 @@ import WatchCore
 /// Defaults fit a Raspberry Pi wired as Docs/controls.md shows. The configuration (the `gpio.*`
 /// keys of Docs/configuration.md) fills it through `init(chip:buzzer:armSwitch:button:...)`.
 public struct GPIOSettings: Hashable, Sendable {
+    /// The inputs' internal pull-up, the `[gpio] pull_up` key's default and `GPIOChips`': the
+    /// switch and button wiring of Docs/install.md has no resistors of its own.
+    public static let defaultPullUp = true
+
     /// Which contact state of the arm switch means ARM.
     public enum ArmContact: String, Hashable, Sendable {
         /// ARM closes the contact to ground (the line reads low). The default, as wired in the

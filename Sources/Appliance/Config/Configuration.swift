@@ -75,7 +75,7 @@ struct GPIOSection: Sendable, Hashable {
     var veryLongPress = PressClassifier.Thresholds().veryLong.seconds
     /// "closed": ARM closes the contact to ground. "open" is fail-safe: a broken wire arms.
     var armContact = GPIOSettings().armContact.rawValue
-    var pullUp = GPIOChips.defaultPullUp
+    var pullUp = GPIOSettings.defaultPullUp
 
     /// The drivers' settings from this section, and the values no line can be (each keeps its
     /// default). `realSwitch` false: the arm switch is not driven (a simulated run).
