@@ -46,7 +46,7 @@ enum ReceiverBench {
                     // ANCHOR_RECEIVERS_REACH: what the watch learnt of the speed by the night's end.
                     let w = Contender.replay(s.readings, settings: st, anchor: s.anchor, radius: s.radius, restore: nil).watch
                     reaches.append(w.noise.speedReach)
-                    progress("\(name) night \(i): reach \(Format.fixed(w.noise.speedReach, 2)) m/s, spread \(Format.fixed(w.noise.radialSigma(st), 3)), independent \(w.noise.speedIndependent(st)); wander reach \(Format.fixed(w.noise.wanderReach, 1)) m, sigma \(Format.fixed(w.noise.sigma(st), 1)) m, level \(Format.fixed(w.noise.level ?? 0, 1)) m, radius \(Format.fixed(s.radius, 1)) m")
+                    progress("\(name) night \(i): reach \(Format.fixed(w.noise.speedReach, 2)) m/s, spread \(Format.fixed(w.noise.radialSigma(st), 3)), independent \(w.noise.speedIndependent(st)); wander reach \(Format.fixed(w.noise.wanderReach, 1)) m, sigma \(Format.fixed(w.noise.sigma(st), 1)) m, usual accuracy \(Format.fixed(w.noise.usualAccuracy ?? 0, 1)) m, level \(Format.fixed(w.noise.level ?? 0, 1)) m, radius \(Format.fixed(s.radius, 1)) m")
                 }
             }
             var cells: [String] = []

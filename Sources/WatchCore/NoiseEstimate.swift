@@ -19,7 +19,7 @@ extension Watch {
         /// `variance`.
         var weakVariance: Double?
         /// The receiver's usual reported accuracy (meters), learnt like `variance`.
-        var usualAccuracy: Double?
+        public internal(set) var usualAccuracy: Double?
         /// The reported speed over ground along the line from the anchor to the boat (m/s,
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
         public internal(set) var radialSpeed: Double = 0
@@ -50,6 +50,8 @@ extension Watch {
         /// plausible speed): the smoothed speed follows the median of the last three, so one
         /// reading's speed never moves it.
         var priorRadial = 0.0, priorRadial2 = 0.0
+        /// The median of the last three readings' radial speeds (m/s): what the readings say now.
+        public internal(set) var currentRadial = 0.0
         /// The change of the distance per second, smoothed over `doppler_span` like the radial
         /// speed (the track's own radial speed), and the fix it was last taken from.
         public internal(set) var trackSpeed: Double = 0
@@ -71,6 +73,7 @@ extension Watch {
         /// comes back, so it never teaches the reach.
         public internal(set) var wanderReach = 0.0
         var outingPeak = 0.0
+        var outingPeakAt: Instant?
         var outingStart: Instant?
         var outingOut = true
 
@@ -100,6 +103,7 @@ extension Watch {
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
+                && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
         }
 
         /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until
@@ -159,6 +163,7 @@ extension Watch {
             let now = radial ?? 0
             let p1 = priorRadial, p2 = priorRadial2
             let followed = s.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
+            currentRadial = followed
             priorRadial2 = p1
             priorRadial = now
             radialSpeed += a * (followed - radialSpeed)

@@ -24,4 +24,13 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// On position alone a fix counts only beyond the receiver's own excursions at anchor
     /// (`NoiseEstimate.wanderReach`) as well as beyond the radius.
     case wanderReach = "wander-reach"
+    /// The Doppler hastens only while the readings themselves still carry the boat away (the
+    /// median of the last three readings' radial speeds above the trusted speed), not on the
+    /// smoothed speed alone, which keeps its value for a span after the boat stopped.
+    case dopplerNow = "doppler-now"
+    /// An outing counts towards the excursion reach once the fix came back half way to the level
+    /// within `wanderOutingSpan` of its peak, not only once it crossed the level: an excursion
+    /// riding on a slow wander that keeps the distance on one side of the level for minutes is
+    /// learnt too.
+    case wanderHalfBack = "wander-half-back"
 }
