@@ -65,9 +65,16 @@ enum RegressionCheck {
     /// Held-out nights of `anchor-bench --receivers held-out` (seed set 8) that rang on position
     /// alone before the watch learnt its receiver's quick excursions (`WatchGuard.wanderReach`):
     /// excursions 27 to 29 m beyond where the boat lay at a 20 m margin.
+    /// And the held-out nights 1200 to 1699 that rang with the reach in place (Docs/benchmarks.md,
+    /// "Receivers whose speed moves with their position: results"): filter speed 1210 and 1463
+    /// from the Doppler, hastened on a smoothed speed after the readings had stopped carrying the
+    /// boat away (`WatchGuard.dopplerNow`); filter speed 1281 on position alone, its excursions
+    /// riding on a slow wander that kept them from crossing back over the level
+    /// (`WatchGuard.wanderHalfBack`); noisy speed 1461 on position alone, an excursion along the
+    /// line 2.6 times the largest it had shown (`WatchSettings.wanderTail` 2, not 3).
     static let tracedHeldOutNights: [(ReceiverModel, [Int])] = [
-        (.filterSpeed, [1032, 1087]),
-        (.noisySpeed, [1164]),
+        (.filterSpeed, [1032, 1087, 1210, 1281, 1463]),
+        (.noisySpeed, [1164, 1461]),
     ]
 
     static func cases(sources: [NoiseCapture]) -> [Case] {
@@ -225,7 +232,7 @@ enum RegressionCheck {
                 MutantProbe.night(cell, $0, sources: sources)
             }
         }
-        // The held-out nights that rang on position alone, from excursions far beyond the wander.
+        // The held-out nights that rang with the shipped rule of their time, traced.
         for (model, nights) in tracedHeldOutNights {
             fixedNights("\(model.name) 20 m, held-out nights", nights, modelled(.modelled(model), 8))
         }
