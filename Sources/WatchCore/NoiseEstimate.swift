@@ -103,7 +103,7 @@ extension Watch {
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
-                && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
+                && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s) / max(s.dopplerTrustMargin, 1)))
         }
 
         /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until
