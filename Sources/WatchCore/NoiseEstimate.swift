@@ -73,7 +73,6 @@ extension Watch {
         /// comes back, so it never teaches the reach.
         public internal(set) var wanderReach = 0.0
         var outingPeak = 0.0
-        var outingPeakAt: Instant?
         var outingStart: Instant?
         var outingOut = true
 

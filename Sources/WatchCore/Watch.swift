@@ -403,18 +403,7 @@ public struct Watch: Sendable {
         }
         let e = distance - level
         if noise.outingStart != nil, (e > 0) == noise.outingOut {
-            if abs(e) > noise.outingPeak {
-                noise.outingPeak = abs(e)
-                noise.outingPeakAt = t
-            } else if !settings.guardsOff.contains(.wanderHalfBack), abs(e) <= noise.outingPeak / 2,
-                let peakAt = noise.outingPeakAt, t - peakAt <= settings.wanderOutingSpan {
-                // Half way back within the outing span of its peak, on the same side: an
-                // excursion on top of a slow wander that holds the distance on this side for
-                // minutes. A drag never comes back half way. The outing goes on from here.
-                noise.wanderReach = max(noise.wanderReach, noise.outingPeak)
-                noise.outingPeak = abs(e)
-                noise.outingPeakAt = t
-            }
+            noise.outingPeak = max(noise.outingPeak, abs(e))
         } else {
             // The outing crossed back over the level: a quick one was the receiver's.
             if let start = noise.outingStart, t - start <= settings.wanderOutingSpan {
@@ -422,7 +411,6 @@ public struct Watch: Sendable {
             }
             noise.outingStart = t
             noise.outingPeak = abs(e)
-            noise.outingPeakAt = t
             noise.outingOut = e > 0
         }
         return settings.guardsOff.contains(.wanderReach) ? 0 : reach

@@ -28,9 +28,4 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// median of the last three readings' radial speeds above the trusted speed), not on the
     /// smoothed speed alone, which keeps its value for a span after the boat stopped.
     case dopplerNow = "doppler-now"
-    /// An outing counts towards the excursion reach once the fix came back half way to the level
-    /// within `wanderOutingSpan` of its peak, not only once it crossed the level: an excursion
-    /// riding on a slow wander that keeps the distance on one side of the level for minutes is
-    /// learnt too.
-    case wanderHalfBack = "wander-half-back"
 }
