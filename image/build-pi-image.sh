@@ -78,7 +78,8 @@ W=$(mktemp -d "$IMAGE_CACHE/pi-build.XXXXXX"); trap 'rm -rf "$W"' EXIT
 R=$W/root
 cp -a "$BASE" "$R"; rm -f "$R/.anchor-stamp"
 # The twin's test pieces do not belong on a skipper's card: its cross-built gpio-sim, and root
-# without a password (the card has no login at all: root locked, no ssh, no getty).
+# without a password (root has no password: the only login is ssh with the keys the boot
+# partition names, off unless it names some; no getty on the serial line).
 rm -f "$R/usr/lib/modules/$KVER/updates/gpio-sim.ko"; depmod -b "$R" "$KVER"
 sed -i 's/^root:[^:]*:/root:*:/' "$R/etc/shadow"
 # A Pi has no battery-backed clock: at power-on the time is behind until GPS or a network sets
@@ -89,6 +90,59 @@ cp "$DEB" "$R/root/"
 in_arm64 "$R" dpkg -i "/root/${DEB##*/}" >&2 || die "dpkg -i of the package failed in the arm64 root"
 rm -f "$R/root/${DEB##*/}"
 in_arm64 "$R" systemctl is-enabled anchor-alert.service >/dev/null || die "anchor-alert.service is not enabled"
+
+# ssh and Wi-Fi, installed but off: the boot partition turns them on (system/card/card-access,
+# run at every boot). openssh-server, wpasupplicant, the Broadcom Wi-Fi firmware of the Pi 3,
+# 3B+, Zero 2 W and 4 (with their boards' NVRAM files), the regulatory database, and
+# systemd-resolved for the name anchor-alert.local (multicast DNS). Host apt picks the packages
+# the root lacks (its own dpkg status), and dpkg installs them as arm64 programs.
+CARD_PACKAGES=(openssh-server wpasupplicant firmware-brcm80211 wireless-regdb systemd-resolved)
+say "the card's ssh and Wi-Fi packages (${CARD_PACKAGES[*]}), off until the boot partition says"
+card_download() {
+    rm -rf "$W/card-debs"; mkdir -p "$W/card-debs/partial"
+    apt_pi apt-get install -y -q --download-only --no-install-recommends \
+        -o Dir::State::status="$R/var/lib/dpkg/status" -o Dir::Cache::archives="$W/card-debs" \
+        "${CARD_PACKAGES[@]}" >&2
+}
+if ! card_download; then
+    say "downloading them failed: apt-get update of $PI/lists (the archive may have moved on), once"
+    apt_pi apt-get update -qq >&2 && card_download || die "could not download ${CARD_PACKAGES[*]}"
+fi
+mkdir -p "$R/root/card-debs"; cp "$W/card-debs/"*.deb "$R/root/card-debs/"
+in_arm64 "$R" sh -c 'dpkg -i /root/card-debs/*.deb' >&2 || die "dpkg -i of ${CARD_PACKAGES[*]} failed in the arm64 root"
+rm -rf "$R/root/card-debs"
+# No host keys made at build time (every card would share them), nothing started by itself.
+rm -f "$R"/etc/ssh/ssh_host_*
+in_arm64 "$R" systemctl disable ssh.service ssh.socket wpa_supplicant.service systemd-resolved.service >/dev/null 2>&1 || true
+in_arm64 "$R" systemctl enable systemd-networkd.service systemd-resolved.service >/dev/null 2>&1 ||
+    die "could not enable systemd-networkd and systemd-resolved"
+install -d "$R/usr/lib/anchor-alert-card" "$R/etc/ssh/sshd_config.d" "$R/etc/systemd/network"
+install -m 0755 "$HERE/system/card/card-access" "$R/usr/lib/anchor-alert-card/card-access"
+install -m 0644 "$HERE/system/card/anchor-card-access.service" "$R/etc/systemd/system/anchor-card-access.service"
+install -m 0644 "$HERE/system/card/sshd-anchor-card.conf" "$R/etc/ssh/sshd_config.d/anchor-card.conf"
+install -m 0644 "$HERE/system/card/60-anchor-card.network" "$R/etc/systemd/network/60-anchor-card.network"
+mkdir -p "$R/etc/systemd/resolved.conf.d"
+printf '# anchor-alert.local on the boat'"'"'s network (image/build-pi-image.sh)\n[Resolve]\nMulticastDNS=yes\nLLMNR=no\n' \
+    > "$R/etc/systemd/resolved.conf.d/anchor-card.conf"
+in_arm64 "$R" systemctl enable anchor-card-access.service >/dev/null || die "could not enable anchor-card-access.service"
+# wpa_supplicant@wlan0 starts whenever the Wi-Fi chip's wlan0 appears, only if card-access has
+# written its configuration from the boot partition.
+mkdir -p "$R/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants" "$R/etc/systemd/system/wpa_supplicant@wlan0.service.d"
+ln -sf /usr/lib/systemd/system/wpa_supplicant@.service \
+    "$R/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants/wpa_supplicant@wlan0.service"
+printf '# Off unless the boot partition turns Wi-Fi on (card-access writes this file then).\n[Unit]\nConditionPathExists=/etc/wpa_supplicant/wpa_supplicant-wlan0.conf\nAfter=anchor-card-access.service\n' \
+    > "$R/etc/systemd/system/wpa_supplicant@wlan0.service.d/anchor-card.conf"
+for f in brcmfmac43430-sdio.raspberrypi,3-model-b.txt brcmfmac43455-sdio.raspberrypi,3-model-b-plus.txt \
+         brcmfmac43455-sdio.raspberrypi,4-model-b.txt brcmfmac43436-sdio.raspberrypi,model-zero-2-w.txt; do
+    ls "$R"/lib/firmware/brcm/"$f"* >/dev/null 2>&1 || say "note: no Wi-Fi NVRAM file $f in firmware-brcm80211"
+done
+echo anchor-alert > "$R/etc/hostname"
+sed -i 's/^127\.0\.1\.1.*/127.0.1.1\tanchor-alert/' "$R/etc/hosts"
+grep -q '^127\.0\.1\.1' "$R/etc/hosts" || printf '127.0.1.1\tanchor-alert\n' >> "$R/etc/hosts"
+# Nothing else writes or fetches on its own: no apt timers on a read-only card.
+for t in apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer; do
+    ln -sf /dev/null "$R/etc/systemd/system/$t"
+done
 
 # gpsd: the GPS HAT on the UART of GPIO14/15 (/dev/serial0), and USB receivers by hotplug.
 # Both come to gpsd from udev (gpsdctl@.service), whenever udev sees them: a DEVICES= name
