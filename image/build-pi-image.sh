@@ -379,6 +379,13 @@ clamp_times "$B"; clamp_times "$R"
 export E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH
 mke2fs -q -t ext4 -L anchor-root -U 6e63686f-722d-4f6f-8f74-000000000002 -E root_owner=0:0,hash_seed=6e63686f-722d-4f6f-8f74-0000000000f2 \
     -d "$R" "$W/p2" ${ROOT_MB}M || die "the root does not fit in $ROOT_MB MiB"
+# mke2fs -d copies each file's change time (ctime), which no tool can set on the build's own
+# copy, and its access time: both SOURCE_DATE_EPOCH on the card, set inode by inode by debugfs.
+(cd "$R" && find . -xdev | LC_ALL=C sort) | sed 's|^\.||; s|^$|/|' |
+    awk -v t="$SOURCE_DATE_EPOCH" '/"/ {bad=1} {printf "sif \"%s\" ctime @%s\nsif \"%s\" atime @%s\n", $0, t, $0, t} END {exit bad}' > "$W/times.cmd" ||
+    die "a file name in the root holds a double quote, which debugfs cannot be given"
+debugfs -w -f "$W/times.cmd" "$W/p2" >/dev/null 2>"$W/times.err"
+[ "$(grep -v -c '^debugfs [0-9.]* (' "$W/times.err")" = 0 ] || { head -5 "$W/times.err" >&2; die "debugfs could not set the root's file times"; }
 mke2fs -q -t ext4 -L anchor-data -U 6e63686f-722d-4f6f-8f74-000000000003 -E root_owner="$ids",hash_seed=6e63686f-722d-4f6f-8f74-0000000000f3 \
     "$W/p3" $(( (2048 - 1 - BOOT_MB - ROOT_MB) ))M
 unset E2FSPROGS_FAKE_TIME
