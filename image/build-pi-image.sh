@@ -226,6 +226,13 @@ day=$((SOURCE_DATE_EPOCH / 86400))
 sed -i -E "s/^([^:]*:[^:]*:)[0-9]+:/\1$day:/" "$R/etc/shadow"
 [ -f "$R/etc/shadow-" ] && rm -f "$R/etc/shadow-" "$R/etc/passwd-" "$R/etc/group-" "$R/etc/gshadow-"
 clamp_times() { find "$1" -xdev -newermt "@$SOURCE_DATE_EPOCH" -print0 | xargs -0r touch -h -d "@$SOURCE_DATE_EPOCH"; }
+# /usr never changes on a read-only root: /etc and /var are marked up to date with it, as
+# systemd-update-done would mark them (it can only write to the RAM overlay), so ldconfig and
+# the other ConditionNeedsUpdate= units do not run again at every boot.
+for d in etc var; do
+    printf '# Made by image/build-pi-image.sh as systemd-update-done would (see man:systemd-update-done.service(8)).\nTIMESTAMP_NSEC=%s000000000\n' \
+        "$SOURCE_DATE_EPOCH" > "$R/$d/.updated"
+done
 
 # ---------------------------------------------------------------- the initramfs
 # As the twin's: busybox, the SD card's host drivers (sdhost on Pi 3 and Zero 2 W, the Arasan
