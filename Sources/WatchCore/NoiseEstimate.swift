@@ -99,6 +99,9 @@ extension Watch {
         /// Only faster than the receiver's reach at anchor by `doppler_trust_margin`, once measured
         /// for `doppler_trust_span`: a speed that moves with the position's excursions reaches
         /// as far at anchor, and is trusted for nothing slower.
+        /// And the readings still carry the boat away: the median of the last three readings'
+        /// radial speeds stands above `doppler_minimum` and the reach itself (the smoothed speed
+        /// keeps much of its value for a while after the boat stopped).
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
