@@ -71,7 +71,7 @@ enum RegressionCheck {
     /// boat away (`WatchGuard.dopplerNow`); on position alone, filter speed 1281, its excursions
     /// of 19 to 22 m riding on a slow wander that kept them from crossing back over the level
     /// within the outing span (unlearnt), and noisy speed 1461, an excursion along the line 2.6
-    /// times the largest it had shown (both quiet with `WatchSettings.wanderTail` 2, not 3).
+    /// times the largest outing it had shown (both quiet with `WatchSettings.wanderTail` 2, not 3).
     static let tracedHeldOutNights: [(ReceiverModel, [Int])] = [
         (.filterSpeed, [1032, 1087, 1210, 1281, 1463]),
         (.noisySpeed, [1164, 1461]),

@@ -76,8 +76,8 @@ public struct WatchSettings: Hashable, Sendable {
     /// least that reach over `wanderTail`: a receiver whose rare quick excursions (30 m at a 20 m
     /// margin) stand far beyond its RMS wander is judged by them. 2, not 3: the reach is the
     /// largest of the few outings seen along the line, and the next can go further (on the tuning
-    /// nights at a 15 m margin, 3 rang 17 of 800, 2 rang 9, none the other did not:
-    /// Docs/benchmarks.md, "The excursions' tail").
+    /// nights at a 15 m margin, 3 rang 23 of 800, 2 rang 13, none that 3 did not:
+    /// Docs/benchmarks.md, "The excursions' tail: half the reach").
     public var wanderReachSpan: Duration = .seconds(21_600)
     public var wanderOutingSpan: Duration = .seconds(90)
     public var wanderTail: Double = 2
