@@ -375,6 +375,9 @@ extension SwingEstimator {
         /// At most 16, oldest first.
         public var centres: [Centre]
         public var cells: [Cell]
+        /// The receiver's wander measured about the same anchor (`Watch.swingMemory(at:)` adds
+        /// it; nil from the estimator alone, or before it was measured).
+        public var wander: Watch.NoiseEstimate.Memory? = nil
         public init(origin: Coordinate, learnedFor: Duration, settledFor: Duration?, arcSeen: Double, readings: Int,
                     centres: [Centre], cells: [Cell]) {
             self.origin = origin
