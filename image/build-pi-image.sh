@@ -24,6 +24,10 @@ HERE=$(cd "$(dirname "$0")" && pwd -P)
 need_host_tools mkfs.vfat:dosfstools mcopy:mtools sfdisk:fdisk mke2fs:e2fsprogs proot:proot \
     qemu-aarch64-static:qemu-user-static cpio:cpio dtc:device-tree-compiler fdtoverlay:device-tree-compiler
 T0=$(date +%s)
+# Every time the card records is this one: the recipe's commit time (reproducible builds'
+# SOURCE_DATE_EPOCH), so that the same inputs give the same card, bit for bit.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$REPO_ROOT" log -1 --format=%ct 2>/dev/null || echo 0)}
+export SOURCE_DATE_EPOCH
 DEB=${1:-}
 [ -n "$DEB" ] || DEB=$("$HERE/build-deb.sh" --arch arm64 | tail -1)
 DEB=$(readlink -f "$DEB")
@@ -56,7 +60,7 @@ apt_pi() {
         -o APT::Architecture=arm64 -o APT::Architectures::=arm64 -o Debug::NoLocking=1 \
         -o APT::Sandbox::User=root
 }
-if ! compgen -G "$PI/lists/*non-free-firmware*_Packages" >/dev/null; then
+if ! compgen -G "$PI/lists/*non-free-firmware*_Packages*" >/dev/null; then
     say "apt-get update for trixie main and non-free-firmware (arm64) into $PI/lists"
     apt_pi apt-get update -qq >&2 || die "apt-get update of trixie non-free-firmware failed"
 fi
@@ -78,7 +82,8 @@ W=$(mktemp -d "$IMAGE_CACHE/pi-build.XXXXXX"); trap 'rm -rf "$W"' EXIT
 R=$W/root
 cp -a "$BASE" "$R"; rm -f "$R/.anchor-stamp"
 # The twin's test pieces do not belong on a skipper's card: its cross-built gpio-sim, and root
-# without a password (the card has no login at all: root locked, no ssh, no getty).
+# without a password (root has no password: the only login is ssh with the keys the boot
+# partition names, off unless it names some; no getty on the serial line).
 rm -f "$R/usr/lib/modules/$KVER/updates/gpio-sim.ko"; depmod -b "$R" "$KVER"
 sed -i 's/^root:[^:]*:/root:*:/' "$R/etc/shadow"
 # A Pi has no battery-backed clock: at power-on the time is behind until GPS or a network sets
@@ -89,6 +94,64 @@ cp "$DEB" "$R/root/"
 in_arm64 "$R" dpkg -i "/root/${DEB##*/}" >&2 || die "dpkg -i of the package failed in the arm64 root"
 rm -f "$R/root/${DEB##*/}"
 in_arm64 "$R" systemctl is-enabled anchor-alert.service >/dev/null || die "anchor-alert.service is not enabled"
+
+# ssh and Wi-Fi, installed but off: the boot partition turns them on (system/card/card-access,
+# run at every boot). openssh-server, wpasupplicant, the Broadcom Wi-Fi firmware of the Pi 3,
+# 3B+, Zero 2 W and 4 (with their boards' NVRAM files) and the regulatory database. Host apt
+# picks the packages the root lacks (its own dpkg status), and dpkg installs them as arm64
+# programs, with no service started (policy-rc.d) and coreutils' stat replaced by busybox's:
+# this machine's proot does not translate the statx call coreutils makes, so ucf (openssh-
+# server's configuration) could not see its own temporary file.
+CARD_PACKAGES=(openssh-server wpasupplicant firmware-brcm80211 wireless-regdb)
+say "the card's ssh and Wi-Fi packages (${CARD_PACKAGES[*]}), off until the boot partition says"
+card_download() {
+    rm -rf "$W/card-debs"; mkdir -p "$W/card-debs/partial"
+    apt_pi apt-get install -y -q --download-only --no-install-recommends \
+        -o Dir::State::status="$R/var/lib/dpkg/status" -o Dir::Cache::archives="$W/card-debs" \
+        "${CARD_PACKAGES[@]}" >&2
+}
+if ! card_download; then
+    say "downloading them failed: apt-get update of $PI/lists (the archive may have moved on), once"
+    apt_pi apt-get update -qq >&2 && card_download || die "could not download ${CARD_PACKAGES[*]}"
+fi
+mkdir -p "$R/root/card-debs" "$R/root/card-bin"; cp "$W/card-debs/"*.deb "$R/root/card-debs/"
+ls "$TWIN/debs/"busybox-static_*_arm64.deb >/dev/null 2>&1 || die "no busybox-static in $TWIN/debs"
+dpkg-deb -x "$(ls "$TWIN/debs/"busybox-static_*_arm64.deb | tail -1)" "$W/bb"
+cp "$W/bb/usr/bin/busybox" "$R/root/card-bin/stat"
+printf '#!/bin/sh\nexit 101\n' > "$R/usr/sbin/policy-rc.d"; chmod 755 "$R/usr/sbin/policy-rc.d"
+in_arm64 "$R" /bin/sh -c 'PATH=/root/card-bin:$PATH dpkg -i /root/card-debs/*.deb' >&2 ||
+    die "dpkg -i of ${CARD_PACKAGES[*]} failed in the arm64 root"
+rm -rf "$R/root/card-debs" "$R/root/card-bin" "$R/usr/sbin/policy-rc.d"
+# No host keys made at build time (every card would share them), nothing started by itself.
+rm -f "$R"/etc/ssh/ssh_host_*
+in_arm64 "$R" systemctl disable ssh.service ssh.socket wpa_supplicant.service >/dev/null 2>&1 || true
+in_arm64 "$R" systemctl enable systemd-networkd.service >/dev/null 2>&1 || die "could not enable systemd-networkd"
+install -d "$R/usr/lib/anchor-alert-card" "$R/etc/ssh/sshd_config.d" "$R/etc/systemd/network"
+install -m 0755 "$HERE/system/card/card-access" "$R/usr/lib/anchor-alert-card/card-access"
+install -m 0644 "$HERE/system/card/anchor-card-access.service" "$R/etc/systemd/system/anchor-card-access.service"
+install -m 0644 "$HERE/system/card/sshd-anchor-card.conf" "$R/etc/ssh/sshd_config.d/anchor-card.conf"
+install -m 0644 "$HERE/system/card/60-anchor-card.network" "$R/etc/systemd/network/60-anchor-card.network"
+in_arm64 "$R" systemctl enable anchor-card-access.service >/dev/null || die "could not enable anchor-card-access.service"
+# wpa_supplicant@wlan0 starts whenever the Wi-Fi chip's wlan0 appears, only if card-access has
+# written its configuration from the boot partition.
+mkdir -p "$R/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants" "$R/etc/systemd/system/wpa_supplicant@wlan0.service.d"
+ln -sf /usr/lib/systemd/system/wpa_supplicant@.service \
+    "$R/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants/wpa_supplicant@wlan0.service"
+printf '# Off unless the boot partition turns Wi-Fi on (card-access writes this file then).\n[Unit]\nConditionPathExists=/etc/wpa_supplicant/wpa_supplicant-wlan0.conf\nAfter=anchor-card-access.service\n' \
+    > "$R/etc/systemd/system/wpa_supplicant@wlan0.service.d/anchor-card.conf"
+# The Wi-Fi chips' firmware and each board's NVRAM file (Pi 3B, 3B+, 4 and Zero 2 W with the
+# CYW43430; a Zero 2 W with the newer CYW43436 has none in Debian's package).
+for f in brcmfmac43430-sdio.bin brcmfmac43430-sdio.raspberrypi,3-model-b.txt brcmfmac43430-sdio.raspberrypi,model-zero-2-w.txt \
+         brcmfmac43455-sdio.bin brcmfmac43455-sdio.raspberrypi,3-model-b-plus.txt brcmfmac43455-sdio.raspberrypi,4-model-b.txt; do
+    [ -e "$R/usr/lib/firmware/brcm/$f" ] || die "firmware-brcm80211 has no $f: Wi-Fi would not work on that board"
+done
+echo anchor-alert > "$R/etc/hostname"
+sed -i 's/^127\.0\.1\.1.*/127.0.1.1\tanchor-alert/' "$R/etc/hosts"
+grep -q '^127\.0\.1\.1' "$R/etc/hosts" || printf '127.0.1.1\tanchor-alert\n' >> "$R/etc/hosts"
+# Nothing else writes or fetches on its own: no apt timers on a read-only card.
+for t in apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer; do
+    ln -sf /dev/null "$R/etc/systemd/system/$t"
+done
 
 # gpsd: the GPS HAT on the UART of GPIO14/15 (/dev/serial0), and USB receivers by hotplug.
 # Both come to gpsd from udev (gpsdctl@.service), whenever udev sees them: a DEVICES= name
@@ -149,13 +212,34 @@ ids=$(awk -F: '$1 == "anchor-alert" {print $3 ":" $4}' "$R/etc/passwd")
 mkdir -p "$R/var/lib/anchor-alert"; chown "$ids" "$R/var/lib/anchor-alert"; chmod 0750 "$R/var/lib/anchor-alert"
 rm -rf "$R/var/cache/apt/archives/"*.deb "$R/var/lib/apt/lists/"* "$R/root/.bash_history"
 
+# Nothing that tells one card from another, or one build from another: the machine's identity
+# (the initramfs gives each card its own, kept on the journal's partition), systemd's random
+# seed, the build's logs, dpkg's and debconf's backups, ldconfig's and Python's caches (the root
+# is read-only: Python reads its sources), the day the accounts were made, and every file time
+# after SOURCE_DATE_EPOCH.
+: > "$R/etc/machine-id"
+rm -f "$R/var/lib/dbus/machine-id" "$R/var/lib/systemd/random-seed" "$R/var/cache/ldconfig/aux-cache"
+rm -f "$R"/var/log/*.log "$R"/var/log/apt/* "$R"/var/cache/debconf/*-old "$R"/var/lib/dpkg/*-old
+for f in btmp wtmp lastlog faillog; do [ -e "$R/var/log/$f" ] && : > "$R/var/log/$f"; done
+find "$R" -xdev -name __pycache__ -type d -prune -exec rm -rf {} +
+day=$((SOURCE_DATE_EPOCH / 86400))
+sed -i -E "s/^([^:]*:[^:]*:)[0-9]+:/\1$day:/" "$R/etc/shadow"
+[ -f "$R/etc/shadow-" ] && rm -f "$R/etc/shadow-" "$R/etc/passwd-" "$R/etc/group-" "$R/etc/gshadow-"
+clamp_times() { find "$1" -xdev -newermt "@$SOURCE_DATE_EPOCH" -print0 | xargs -0r touch -h -d "@$SOURCE_DATE_EPOCH"; }
+# /usr never changes on a read-only root: /etc and /var are marked up to date with it, as
+# systemd-update-done would mark them (it can only write to the RAM overlay), so ldconfig and
+# the other ConditionNeedsUpdate= units do not run again at every boot.
+for d in etc var; do
+    printf '# Made by image/build-pi-image.sh as systemd-update-done would (see man:systemd-update-done.service(8)).\nTIMESTAMP_NSEC=%s000000000\n' \
+        "$SOURCE_DATE_EPOCH" > "$R/$d/.updated"
+done
+
 # ---------------------------------------------------------------- the initramfs
 # As the twin's: busybox, the SD card's host drivers (sdhost on Pi 3 and Zero 2 W, the Arasan
 # and emmc2 sdhci-iproc on Pi 4), ext4 and overlay; the root read-only under a RAM overlay, as
 # raspi-config's overlay file system runs a Pi.
 ls "$TWIN/debs/"busybox-static_*_arm64.deb >/dev/null 2>&1 || die "no busybox-static in $TWIN/debs"
 I=$W/initrd
-dpkg-deb -x "$(ls "$TWIN/debs/"busybox-static_*_arm64.deb | tail -1)" "$W/bb"
 mkdir -p "$I/bin" "$I/mods" "$I/proc" "$I/sys" "$I/dev" "$I/newroot"
 cp "$W/bb/usr/bin/busybox" "$I/bin/busybox"
 n=0
@@ -191,14 +275,22 @@ if [ -n "$data" ]; then
     chroot /lower /sbin/e2fsck -p "$data"; rc=$?
     umount /lower/dev /lower/proc
     if [ "$rc" -lt 4 ]; then
-        mount -t ext4 -o rw,noatime "$data" /newroot/var/lib/anchor-alert ||
+        if mount -t ext4 -o rw,noatime "$data" /newroot/var/lib/anchor-alert; then
+            # The card's own machine identity (DHCP, systemd), made at its first boot.
+            id=/newroot/var/lib/anchor-alert/.machine-id
+            [ -s "$id" ] || { tr -d '-' < /proc/sys/kernel/random/uuid > "$id.new" && sync && mv "$id.new" "$id" && sync; }
+            [ -s "$id" ] && cat "$id" > /newroot/etc/machine-id
+        else
             echo "initramfs: cannot mount $data: the journal is in RAM"
+        fi
     else
         echo "initramfs: e2fsck of $data failed ($rc): the journal is in RAM"
     fi
 else
     echo "initramfs: no partition labelled anchor-data: the journal is in RAM"
 fi
+# Without the journal's partition the identity lasts until the next boot.
+[ -s /newroot/etc/machine-id ] || tr -d '-' < /proc/sys/kernel/random/uuid > /newroot/etc/machine-id
 mkdir -p /newroot/media/root-ro /newroot/media/root-rw
 mount --move /lower /newroot/media/root-ro; mount --move /upper /newroot/media/root-rw
 init=$(sed -n 's/.*anchor.init=\([^ ]*\).*/\1/p' /proc/cmdline); [ -n "$init" ] || init=/sbin/init
@@ -213,7 +305,8 @@ mkdir -p "$B"
 dpkg-deb -x "$FWDEB" "$W/fw"
 cp -r "$W/fw/usr/lib/raspi-firmware/." "$B/"
 cp "$KDIR/boot/vmlinuz-$KVER" "$B/vmlinuz"
-(cd "$I" && find . | cpio -o -H newc --quiet | gzip -9n) > "$B/initrd.img"
+clamp_times "$I"
+(cd "$I" && find . | LC_ALL=C sort | cpio -o -H newc --quiet --reproducible | gzip -9n) > "$B/initrd.img"
 DTB=$KDIR/usr/lib/linux-image-$KVER/broadcom
 boards=()
 for d in bcm2837-rpi-3-b bcm2837-rpi-3-b-plus bcm2837-rpi-zero-2-w bcm2711-rpi-4-b; do
@@ -282,11 +375,27 @@ start=$((2048 + (BOOT_MB+ROOT_MB)*2048)), size=$(( (2048 - 1 - BOOT_MB - ROOT_MB
 EOF
 rm -f "$W/p1" "$W/p2" "$W/p3"
 truncate -s $((BOOT_MB*MiB)) "$W/p1"
-mkfs.vfat -F 32 -n ANCHOR-BOOT -i 414e4348 "$W/p1" >/dev/null
-mcopy -s -m -i "$W/p1" "$B"/* ::/
-mke2fs -q -t ext4 -L anchor-root -U 6e63686f-722d-4f6f-8f74-000000000002 -E root_owner=0:0 -d "$R" "$W/p2" ${ROOT_MB}M ||
-    die "the root does not fit in $ROOT_MB MiB"
-mke2fs -q -t ext4 -L anchor-data -U 6e63686f-722d-4f6f-8f74-000000000003 -E root_owner="$ids" "$W/p3" $(( (2048 - 1 - BOOT_MB - ROOT_MB) ))M
+# Reproducible file systems: fixed ids and seeds, SOURCE_DATE_EPOCH for every time, and the
+# boot partition's files copied one by one in sorted order (mcopy -s would follow the order
+# the build's directory happens to list them in).
+mkfs.vfat -F 32 -n ANCHOR-BOOT -i 414e4348 --invariant "$W/p1" >/dev/null
+clamp_times "$B"; clamp_times "$R"
+(cd "$B" && find . -mindepth 1 -type d | LC_ALL=C sort | sed 's|^\./||' | while read -r d; do mmd -i "$W/p1" "::$d"; done
+ find . -type f | LC_ALL=C sort | sed 's|^\./||' | while read -r f; do mcopy -m -i "$W/p1" "$f" "::$f"; done) ||
+    die "could not fill the boot partition"
+export E2FSPROGS_FAKE_TIME=$SOURCE_DATE_EPOCH
+mke2fs -q -t ext4 -L anchor-root -U 6e63686f-722d-4f6f-8f74-000000000002 -E root_owner=0:0,hash_seed=6e63686f-722d-4f6f-8f74-0000000000f2 \
+    -d "$R" "$W/p2" ${ROOT_MB}M || die "the root does not fit in $ROOT_MB MiB"
+# mke2fs -d copies each file's change time (ctime), which no tool can set on the build's own
+# copy, and its access time: both SOURCE_DATE_EPOCH on the card, set inode by inode by debugfs.
+(cd "$R" && find . -xdev | LC_ALL=C sort) | sed 's|^\.||; s|^$|/|' |
+    awk -v t="$SOURCE_DATE_EPOCH" '/"/ {bad=1} {printf "sif \"%s\" ctime @%s\nsif \"%s\" atime @%s\n", $0, t, $0, t} END {exit bad}' > "$W/times.cmd" ||
+    die "a file name in the root holds a double quote, which debugfs cannot be given"
+debugfs -w -f "$W/times.cmd" "$W/p2" >/dev/null 2>"$W/times.err"
+[ "$(grep -v -c '^debugfs [0-9.]* (' "$W/times.err")" = 0 ] || { head -5 "$W/times.err" >&2; die "debugfs could not set the root's file times"; }
+mke2fs -q -t ext4 -L anchor-data -U 6e63686f-722d-4f6f-8f74-000000000003 -E root_owner="$ids",hash_seed=6e63686f-722d-4f6f-8f74-0000000000f3 \
+    "$W/p3" $(( (2048 - 1 - BOOT_MB - ROOT_MB) ))M
+unset E2FSPROGS_FAKE_TIME
 dd if="$W/p1" of="$IMG.tmp" bs=1M seek=1 conv=notrunc,sparse status=none
 dd if="$W/p2" of="$IMG.tmp" bs=1M seek=$((1 + BOOT_MB)) conv=notrunc,sparse status=none
 dd if="$W/p3" of="$IMG.tmp" bs=1M seek=$((1 + BOOT_MB + ROOT_MB)) conv=notrunc,sparse status=none

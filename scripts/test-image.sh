@@ -10,7 +10,8 @@
 #                                   emulation on one vCPU), then the Pi image's build
 #                                   (image/build-pi-image.sh, about 4 minutes with the roots cached)
 #                                   and its boot as a Raspberry Pi 3B (boot-test.sh --pi, under
-#                                   qemu-system-aarch64 -M raspi3b: image/README.md)
+#                                   qemu-system-aarch64 -M raspi3b: image/README.md), and the image
+#                                   built again, which must give the same bits (about 3 minutes)
 #
 # Every step's output goes to stderr; the last line is "image: N passed, M failed".
 set -uo pipefail
@@ -57,6 +58,16 @@ step "arm64 package for Pi OS trixie (Swift 6.0.3 cross build, replay under qemu
     image/build-deb.sh --arch arm64 --lintian
 step_bg_wait
 if [ $FULL = 1 ]; then
+    # The card is reproducible: a second build from the same package, recipe and cache gives
+    # the same image file (its sha256), not only the same manifest.
+    pi_again() {
+        local first second
+        first=$(cut -d' ' -f1 out/anchor-alert-pi-arm64.img.sha256) || return 1
+        image/build-pi-image.sh "$(deb_arm64)" >/dev/null || return 1
+        second=$(cut -d' ' -f1 out/anchor-alert-pi-arm64.img.sha256)
+        echo "first build sha256 $first, second $second"
+        [ -n "$first" ] && [ "$first" = "$second" ]
+    }
     if [ -n "$(deb_amd64)" ]; then
         step "boot test: the amd64 twin of the Pi image under QEMU" image/boot-test/boot-test.sh "$(deb_amd64)"
     else
@@ -69,10 +80,12 @@ if [ $FULL = 1 ]; then
         failed=$((failed+1)); summary+=("FAIL arm64 boot test: no arm64 package to boot")
     fi
     if [ -n "$(deb_arm64)" ]; then
-        step "the Pi image: out/anchor-alert-pi-arm64.img from Debian trixie arm64" \
-            image/build-pi-image.sh "$(deb_arm64)" &&
+        if step "the Pi image: out/anchor-alert-pi-arm64.img from Debian trixie arm64" \
+            image/build-pi-image.sh "$(deb_arm64)"; then
             step "boot test: the Pi image as the SD card of qemu-system-aarch64 -M raspi3b" \
                 image/boot-test/boot-test.sh --pi out/anchor-alert-pi-arm64.img
+            step "the Pi image again from the same inputs: the same card, bit for bit" pi_again
+        fi
     fi
 fi
 printf '%s\n' "${summary[@]}"

@@ -35,6 +35,10 @@ wait_active() {
     done
     return 1
 }
+listening22() {   # a TCP socket listening on port 22 (IPv4 or IPv6)
+    awk 'NR > 1 && $4 == "0A" && $2 ~ /:0016$/ {found=1} END {exit !found}' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+access_said() { journalctl -b -u anchor-card-access.service --no-pager -o cat 2>/dev/null | grep -q -- "$1"; }
 finish() {
     info "the box's log (last lines): $(journalctl -b -u "$SERVICE" --no-pager -o cat | tail -8 | paste -sd'|')"
     say "guest: $passed passed, $failed failed"
@@ -121,11 +125,27 @@ if [ "$BOOT" = 1 ]; then
     say "LISTEN after-kill 40 alarm"; sleep 45
     if said '^Box restarted after a power cut or crash' 30; then ok "after kill -9 the box says it restarted after a power cut or crash"
     else fail "no \"Box restarted after a power cut or crash\" after kill -9"; fi
+    # ssh and Wi-Fi are off: the boot partition has turned neither on.
+    info "card access: $(journalctl -b -u anchor-card-access.service --no-pager -o cat | paste -sd'|')"
+    if access_said '^ssh off' && [ "$(systemctl is-active ssh.service)" != active ] && ! listening22; then
+        ok "ssh is off with no ssh file on the boot partition (ssh.service $(systemctl is-active ssh.service), nothing listens on port 22)"
+    else fail "ssh is not off without an ssh file (ssh.service $(systemctl is-active ssh.service), port 22 $(listening22 && echo listening || echo closed))"; fi
+    if access_said '^Wi-Fi off' && [ "$(systemctl is-active wpa_supplicant@wlan0.service)" != active ] && ! pgrep -x wpa_supplicant >/dev/null; then
+        ok "Wi-Fi is off with no wpa_supplicant.conf on the boot partition (no wpa_supplicant running)"
+    else fail "Wi-Fi is not off without wpa_supplicant.conf"; fi
+    # The skipper turns both on for the next boot, on the boot partition: a public key in a file
+    # named ssh, and a network in wpa_supplicant.conf.
+    ssh-keygen -q -t ed25519 -N '' -C pi-boot-test -f /run/test-key && ssh-keygen -q -t ed25519 -N '' -C not-listed -f /run/other-key ||
+        fail "ssh-keygen could not make the test's keys"
     # Before the reset: what the journal holds, and a file on the root (RAM: gone after it).
     ls -l --time-style=+%s /var/lib/anchor-alert | md5sum | cut -c1-8 > /run/j1
     j=$(ls /var/lib/anchor-alert | paste -sd' ')
     date > /etc/anchor-test-overlay-probe
-    mount -o remount,rw /boot/firmware && echo "$j" > "$T/boot1-done" && sync && mount -o remount,ro /boot/firmware ||
+    mount -o remount,rw /boot/firmware && echo "$j" > "$T/boot1-done" &&
+        { echo "# the Pi boot test's key"; cat /run/test-key.pub; } > /boot/firmware/ssh &&
+        cp /run/test-key /run/other-key "$T/" &&
+        printf 'country=GB\nnetwork={\n\tssid="pi-boot-test"\n\tpsk="not a real network"\n}\n' > /boot/firmware/wpa_supplicant.conf &&
+        sync && mount -o remount,ro /boot/firmware ||
         fail "could not note boot 1 on the boot partition"
     info "journal before the reset: $j"
     say "guest: $passed passed, $failed failed"
@@ -147,6 +167,32 @@ else
     say "LISTEN after-reset 40 alarm"; sleep 45
     if said '^Box restarted after a power cut or crash' 30; then ok "after system_reset the box says it restarted after a power cut or crash"
     else fail "no \"Box restarted after a power cut or crash\" after system_reset"; fi
+    # ssh and Wi-Fi, turned on from the boot partition before the reset.
+    info "card access: $(journalctl -b -u anchor-card-access.service --no-pager -o cat | paste -sd'|')"
+    for ((i = 0; i < 120; i++)); do [ "$(systemctl is-active ssh.service)" = active ] && listening22 && break; sleep 1; done
+    if access_said '^ssh on' && [ "$(systemctl is-active ssh.service)" = active ] && listening22; then
+        ok "ssh is on with a key in the boot partition's ssh file (ssh.service active, port 22 listening)"
+    else fail "ssh is not on with a key in the boot partition's ssh file (ssh.service $(systemctl is-active ssh.service))"; fi
+    install -m 0600 "$T/test-key" /run/test-key; install -m 0600 "$T/other-key" /run/other-key
+    sshopt=(-o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=60 -o LogLevel=ERROR)
+    got=$(timeout 120 ssh "${sshopt[@]}" -i /run/test-key root@127.0.0.1 cat /proc/sys/kernel/random/boot_id 2>&1)
+    if [ "$got" = "$(cat /proc/sys/kernel/random/boot_id)" ]; then ok "root logs in over ssh with the key from the boot partition"
+    else fail "no ssh login with the boot partition's key: $(echo "$got" | tail -2 | paste -sd'|')"; fi
+    if timeout 120 ssh "${sshopt[@]}" -i /run/other-key root@127.0.0.1 true >/dev/null 2>&1; then fail "ssh let in a key that is not in the boot partition's ssh file"
+    else ok "ssh refuses a key that is not in the boot partition's ssh file"; fi
+    pw=$(sshd -T 2>/dev/null | awk '$1 == "passwordauthentication" || $1 == "kbdinteractiveauthentication" {print $1 "=" $2}' | paste -sd' ')
+    case "$pw" in *=yes*|'') fail "sshd allows passwords or could not say ($pw)";; *) ok "sshd takes no password ($pw)";; esac
+    hk=/var/lib/anchor-alert/.ssh-host-keys/ssh_host_ed25519_key
+    if [ -s "$hk" ] && [ "$(findmnt -n -o SOURCE --target "$hk")" = "$(findfs LABEL=anchor-data)" ]; then
+        ok "ssh's host key is kept on the journal's partition ($(ssh-keygen -l -f "$hk.pub" | cut -d' ' -f2))"
+    else fail "ssh's host key is not on the journal's partition"; fi
+    w=/etc/wpa_supplicant/wpa_supplicant-wlan0.conf
+    if access_said '^Wi-Fi on' && grep -q 'ssid="pi-boot-test"' "$w" 2>/dev/null && [ "$(stat -c %a "$w")" = 600 ] &&
+        [ "$(systemctl show -p LoadState --value wpa_supplicant@wlan0.service)" = loaded ] &&
+        systemctl show -p WantedBy --value wpa_supplicant@wlan0.service | grep -q 'sys-subsystem-net-devices-wlan0.device'; then
+        ok "Wi-Fi is on with the boot partition's wpa_supplicant.conf: wlan0's configuration is its networks (mode 600), wpa_supplicant@wlan0 starts when the chip's wlan0 appears"
+    else fail "Wi-Fi is not set up from the boot partition's wpa_supplicant.conf ($(ls -l "$w" 2>&1))"; fi
+    info "network: hostname $(hostname); systemd-networkd $(systemctl is-active systemd-networkd.service), systemd-resolved $(systemctl is-active systemd-resolved.service); wpa_supplicant@wlan0 $(systemctl is-active wpa_supplicant@wlan0.service)"
     say "mem boot2-ringing $(grep -E '^Vm(HWM|RSS)' /proc/$(prop $SERVICE MainPID)/status | tr -s ' \t' ' ' | paste -sd' ')"
     finish
 fi
