@@ -22,9 +22,26 @@ enum SnapshotFile {
     static func write(_ text: String, directory dir: String) throws { try write(bytes: text.utf8, directory: dir) }
 
     static func write<C: Collection>(bytes: C, directory dir: String) throws where C.Element == UInt8 {
-        let lock = try FileDescriptor.open(dir + "/" + lockName, [.readWrite, .create])
+        try write(bytes: bytes, to: Paths(dir))
+    }
+
+    /// The lock's, the file's and the temp file's paths in a directory, made once by a writer
+    /// that writes every second while it matters.
+    struct Paths {
+        let lock: String
+        let file: String
+        let temporary: String
+        init(_ dir: String) {
+            lock = dir + "/" + SnapshotFile.lockName
+            file = SnapshotFile.path(dir)
+            temporary = file + ".tmp"
+        }
+    }
+
+    static func write<C: Collection>(bytes: C, to paths: Paths) throws where C.Element == UInt8 {
+        let lock = try FileDescriptor.open(paths.lock, [.readWrite, .create])
         try lock.lock(.exclusive)
-        try Files.writeAtomically(bytes, to: path(dir), durable: false)
+        try Files.writeAtomically(bytes, to: paths.file, temporary: paths.temporary, durable: false)
         lock.close()
     }
 

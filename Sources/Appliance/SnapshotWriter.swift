@@ -12,6 +12,7 @@ import WatchCore
 /// next turn.
 final class SnapshotWriter {
     let directory: String
+    private let paths: SnapshotFile.Paths
     let interval: Duration
     /// Components this box drives, for the Systems Check rows (see `SystemsCheck.boxRows`).
     let fitted: Set<SystemsCheck.Component>
@@ -50,6 +51,7 @@ final class SnapshotWriter {
          fitted: Set<SystemsCheck.Component>, absent: Set<SystemsCheck.Component> = [],
          wall: @escaping () -> WallTime = WallTime.now) {
         self.directory = directory
+        self.paths = SnapshotFile.Paths(directory)
         self.wall = wall
         self.interval = interval
         self.fitted = fitted
@@ -84,11 +86,10 @@ final class SnapshotWriter {
     func publish(_ status: WatchStatus, now: Instant, wall given: WallTime? = nil, localRows: [SystemsCheck.Row] = []) -> Bool {
         // What changed is decided from the watch's status itself, without building the snapshot:
         // a holding box pays a comparison per fix, and the JSON only when it writes.
-        let key = ChangeKey(status, localRows: localRows)
         let due = lastWrite.map { now >= $0 + interval } ?? true
         let retry = retryAt.map { now >= $0 } ?? false
         let reading = status.readingAge.map { now - $0 }
-        guard due || retry || !Self.same(key, lastKey) else {
+        guard due || retry || !(lastKey?.same(as: status, localRows: localRows) ?? false) else {
             guard let rest = encodedRest, let reading, reading != lastReading, let last = lastWrite,
                   now >= last + (Self.matters(status) ? Self.liveGap : Self.quietGap)
             else { return false }
@@ -101,7 +102,7 @@ final class SnapshotWriter {
         let snapshot = self.snapshot(status, now: now, wall: given, localRows: localRows)
         let rest = Self.rest(snapshot)
         guard write(Self.text(rest: rest, live: snapshot.live), now: now, reading: reading) else { return false }
-        lastKey = key
+        lastKey = ChangeKey(status, localRows: localRows)
         encodedRest = rest
         return true
     }
@@ -117,7 +118,7 @@ final class SnapshotWriter {
     /// The whole snapshot's text but for its live fields and its closing brace: what a live
     /// write puts its fields after.
     static func rest(_ snapshot: StatusSnapshot) -> [UInt8] {
-        var text = Array(JSON.object(snapshot.staticFields).text(indented: true).utf8)
+        var text = JSON.object(snapshot.staticFields).indentedBytes
         text.removeLast(2)  // "\n}"
         return text
     }
@@ -134,7 +135,7 @@ final class SnapshotWriter {
 
     private func write(_ text: [UInt8], now: Instant, reading: Instant?) -> Bool {
         do {
-            try SnapshotFile.write(bytes: text, directory: directory)
+            try SnapshotFile.write(bytes: text, to: paths)
             lastWrite = now
             lastReading = reading
             retryAt = nil
@@ -153,12 +154,6 @@ final class SnapshotWriter {
     /// Who wrote, and when on the monotonic clock: `now`, the turn's, not a clock read again.
     private func writer(_ now: Instant) -> StatusSnapshot.Writer {
         .init(bootID: bootID, pid: pid, monotonic: now.seconds)
-    }
-
-    /// Compared in place: `key != lastKey` on optionals copied both keys into a pair first.
-    private static func same(_ key: ChangeKey, _ last: ChangeKey?) -> Bool {
-        guard let last else { return false }
-        return last == key
     }
 
     /// The snapshot of `status`, as this box writes it (and as MQTT publishes the status the
@@ -224,6 +219,33 @@ final class SnapshotWriter {
             radiusAdvice = status.radiusAdvice
             ringsBeyond = status.ringsBeyond
             wanderShown = status.wander.map { Int($0.value.rounded()) }
+        }
+
+        /// `self == ChangeKey(status, localRows: localRows)`, compared field by field in place:
+        /// a turn that changes nothing worth a write at once (most of them) builds no key, so
+        /// copies no arrays or strings (`StatusSnapshotTests` holds the two equal). The rows
+        /// compare as one buffer when the box hands the same array again (`Box.checks`).
+        /// `mutating` though it changes nothing: called on the writer's stored key, it is
+        /// compared where it lies; a non-mutating call copied the key out first (and destroyed
+        /// the copy) on every turn.
+        mutating func same(as status: WatchStatus, localRows: [SystemsCheck.Row]) -> Bool {
+            guard verdict == status.verdict.kind, radius == status.radius, faultSounding == status.faultSounding,
+                  hasReading == (status.readingAge != nil), gpsUnusable == status.gpsUnusable, anchor == status.anchor,
+                  alarm == status.alarm, ringsBeyond == status.ringsBeyond,
+                  wanderShown == status.wander.map({ Int($0.value.rounded()) })
+            else { return false }
+            if case .cantJudge(let r) = status.verdict {
+                guard cantJudge == r else { return false }
+            } else if cantJudge != nil {
+                return false
+            }
+            if case .snoozed = status.alarm {
+                guard wontRing == nil else { return false }
+            } else if wontRing != status.wontRing {
+                return false
+            }
+            return faults == status.faults && self.localRows == localRows && radiusAdvice == status.radiusAdvice
+                && glance.same(as: status)
         }
     }
 

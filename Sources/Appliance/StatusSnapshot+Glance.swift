@@ -59,6 +59,13 @@ extension StatusSnapshot {
                 suggestedRadius = s.suggestedRadius?.value
             }
 
+            /// `self == Key(s)`, without building the key.
+            func same(as s: WatchStatus) -> Bool {
+                guard suggestedRadius == s.suggestedRadius?.value, offer == s.swingOffer?.says else { return false }
+                guard let e = s.swing else { return swing == nil }
+                return swing == Key.state(e)
+            }
+
             init(_ g: Glance) {
                 swing = g.swing.map { Key.state(steady: $0.steady, moving: $0.moving) }
                 offer = g.offer?.says

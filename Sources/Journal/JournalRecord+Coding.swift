@@ -239,6 +239,32 @@ extension JournalRecord {
             w.u8(UInt8(clamping: c.count))
             w.u8(UInt8(clamping: max(c.age, .zero).nanoseconds / 60_000_000_000))
         }
+        // The receiver's wander about the same anchor, after the cells (a reader of version 4
+        // ignores it): 28 bytes, so a record of 480 cells stays within `maxPayload`.
+        if let n = m.wander {
+            w.f32(Float(n.level))
+            w.f32(Float(n.swing))
+            w.f32(Float(n.variance))
+            w.f32(Float(n.measuredFor))
+            w.f32(n.weakVariance.map(Float.init) ?? .nan)
+            w.f32(Float(n.weakFor))
+            w.f32(n.usualAccuracy.map(Float.init) ?? .nan)
+        }
+    }
+
+    /// The wander fields after a swing record's cells, when there are: nil when the record ends
+    /// there (written without them, or by version 4), or when they are not plausible (the swing
+    /// is restored and the wander measured again).
+    static func decodeWander(_ r: inout ByteReader) -> Watch.NoiseEstimate.Memory? {
+        guard let level = r.f32(), let swing = r.f32(), let variance = r.f32(), let measured = r.f32(),
+              let weak = r.f32(), let weakFor = r.f32(), let usual = r.f32()
+        else { return nil }
+        func ok(_ v: Float) -> Bool { v.isFinite && v >= 0 }
+        guard ok(level), ok(swing), ok(variance), ok(measured), ok(weakFor), weak.isNaN || ok(weak), usual.isNaN || ok(usual)
+        else { return nil }
+        return .init(level: Double(level), swing: Double(swing), variance: Double(variance), measuredFor: Double(measured),
+                     weakVariance: weak.isNaN ? nil : Double(weak), weakFor: Double(weakFor),
+                     usualAccuracy: usual.isNaN ? nil : Double(usual))
     }
 
     static func decodeSwing(_ r: inout ByteReader) -> SwingEstimator.Memory? {
@@ -262,9 +288,11 @@ extension JournalRecord {
                                north: (Double(y) + (Double(fy) + 0.5) / 256) * swingGrid,
                                count: Int(count), age: .seconds(60 * Int(age))))
         }
-        return SwingEstimator.Memory(
+        var memory = SwingEstimator.Memory(
             origin: origin, learnedFor: .seconds(Int(learned)), settledFor: settled == UInt32.max ? nil : .seconds(Int(settled)),
             arcSeen: Double(arc), readings: Int(readings), centres: centres, cells: cells)
+        memory.wander = decodeWander(&r)
+        return memory
     }
 }
 

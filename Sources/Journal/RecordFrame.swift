@@ -6,16 +6,19 @@ public enum RecordFrame {
     public static func encode(type: UInt8, payload: [UInt8]) -> [UInt8] {
         precondition(type != 0, "type 0 is reserved")
         precondition(payload.count <= JournalConstants.maxPayload, "payload over the format's limit")
-        var out = [UInt8](repeating: 0, count: JournalConstants.headerSize)
-        out.reserveCapacity(JournalConstants.headerSize + payload.count)
-        out[4] = UInt8(payload.count & 0xFF)
-        out[5] = UInt8(payload.count >> 8)
-        out[6] = type
-        out[7] = headerCheck(out[4], out[5], out[6])
-        out.append(contentsOf: payload)
-        let crc = CRC32C.checksum(out[4...])
-        for i in 0..<4 { out[i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
-        return out
+        // One allocation of the whole record (a header array grown to take the payload was two,
+        // on every track fix while it matters).
+        let h = JournalConstants.headerSize
+        return [UInt8](unsafeUninitializedCapacity: h + payload.count) { out, count in
+            out[4] = UInt8(payload.count & 0xFF)
+            out[5] = UInt8(payload.count >> 8)
+            out[6] = type
+            out[7] = headerCheck(out[4], out[5], out[6])
+            _ = UnsafeMutableBufferPointer(rebasing: out[h...]).initialize(from: payload)
+            let crc = CRC32C.checksum(UnsafeBufferPointer(rebasing: out[4..<(h + payload.count)]))
+            for i in 0..<4 { out[i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
+            count = h + payload.count
+        }
     }
 
     static func headerCheck(_ l0: UInt8, _ l1: UInt8, _ type: UInt8) -> UInt8 {

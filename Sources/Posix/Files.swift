@@ -61,7 +61,12 @@ public enum Files {
     /// reader sees the old file or the new one, never a part. `durable` adds fdatasync before
     /// the rename and fsync of the directory after it (for a card; tmpfs needs neither).
     public static func writeAtomically<C: Collection>(_ bytes: C, to path: String, mode: UInt32 = 0o644, durable: Bool) throws where C.Element == UInt8 {
-        let tmp = path + ".tmp"
+        try writeAtomically(bytes, to: path, temporary: path + ".tmp", mode: mode, durable: durable)
+    }
+
+    /// The same with the temp file's path given (`path` + ".tmp"), for a writer that made it once.
+    public static func writeAtomically<C: Collection>(_ bytes: C, to path: String, temporary tmp: String, mode: UInt32 = 0o644,
+                                                      durable: Bool) throws where C.Element == UInt8 {
         let fd = try FileDescriptor.open(tmp, [.writeOnly, .create, .truncate], mode: mode)
         do {
             fd.changeMode(mode)

@@ -82,25 +82,41 @@ extension JSONValue {
     /// degrees), trailing zeros trimmed. Non-finite numbers are not JSON: they print as null.
     public static func format(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-        let scaled = (abs(n) * 10_000_000.0).rounded()
-        guard scaled < 9e18 else { return String(n) }
-        // Digits written into the string's own bytes: a snapshot has a few dozen numbers, and
-        // building each from small Strings (padding, trimming) cost more than all the rest.
-        let v = UInt64(scaled)
-        let whole = v / 10_000_000
-        var frac = v % 10_000_000
-        return String(unsafeUninitializedCapacity: 32) { buf in
-            var i = 0
-            if n < 0 && v != 0 {
-                buf[i] = UInt8(ascii: "-")
-                i += 1
+        var fallback = false
+        let text = String(unsafeUninitializedCapacity: 32) { buf in
+            guard let count = digits(n, into: buf) else {
+                fallback = true
+                return 0
             }
+            return count
+        }
+        return fallback ? String(n) : text
+    }
+
+    /// `format(n)` appended to `out` as UTF-8, without a String between: the snapshot writes
+    /// dozens of numbers a write.
+    public static func format(_ n: Double, into out: inout [UInt8]) {
+        guard n.isFinite else { return out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }  // null
+        let done = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf -> Bool in
+            guard let count = digits(n, into: buf) else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[0..<count]))
+            return true
+        }
+        if !done { out.append(contentsOf: String(n).utf8) }
+    }
+
+    /// A finite `n`'s digits as `format` writes them into `buf` (32 bytes), their count; nil when
+    /// `format` falls back on Swift's own description (beyond 9e11 with a fraction).
+    /// Digits written into the buffer: a snapshot has a few dozen numbers, and building each
+    /// from small Strings (padding, trimming) cost more than all the rest.
+    private static func digits(_ n: Double, into buf: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        func put(_ whole: UInt64) {
             var count = 1
             var limit: UInt64 = 10
-            while whole >= limit {
+            while count < 20 && whole >= limit {
                 count += 1
-                limit *= 10
+                limit &*= 10
             }
             var w = whole
             for k in stride(from: count - 1, through: 0, by: -1) {
@@ -108,20 +124,38 @@ extension JSONValue {
                 w /= 10
             }
             i += count
-            guard frac != 0 else { return i }
-            buf[i] = UInt8(ascii: ".")
-            i += 1
-            var digits = 7
-            while frac % 10 == 0 {
-                frac /= 10
-                digits -= 1
-            }
-            for k in stride(from: digits - 1, through: 0, by: -1) {
-                buf[i + k] = UInt8(ascii: "0") + UInt8(frac % 10)
-                frac /= 10
-            }
-            return i + digits
         }
+        if n == n.rounded(), abs(n) < 1e15 {
+            let whole = Int64(n)
+            if whole < 0 {
+                buf[i] = UInt8(ascii: "-")
+                i += 1
+            }
+            put(whole.magnitude)
+            return i
+        }
+        let scaled = (abs(n) * 10_000_000.0).rounded()
+        guard scaled < 9e18 else { return nil }
+        let v = UInt64(scaled)
+        var frac = v % 10_000_000
+        if n < 0 && v != 0 {
+            buf[i] = UInt8(ascii: "-")
+            i += 1
+        }
+        put(v / 10_000_000)
+        guard frac != 0 else { return i }
+        buf[i] = UInt8(ascii: ".")
+        i += 1
+        var digits = 7
+        while frac % 10 == 0 {
+            frac /= 10
+            digits -= 1
+        }
+        for k in stride(from: digits - 1, through: 0, by: -1) {
+            buf[i + k] = UInt8(ascii: "0") + UInt8(frac % 10)
+            frac /= 10
+        }
+        return i + digits
     }
 
     public static func quote(_ s: String, into out: inout String) {
@@ -146,6 +180,32 @@ extension JSONValue {
             }
         }
         out += "\""
+    }
+
+    /// `quote(s)` appended to `out` as UTF-8: the same escapes, byte for byte (every byte of
+    /// a multi-byte character is 0x80 or more and passes as it is).
+    public static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        s.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+                return out.append(contentsOf: bytes)
+            }
+            for b in bytes {
+                switch b {
+                case 0x22: out.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                default: out.append(b)
+                }
+            }
+        }
+        out.append(0x22)
     }
 }
 

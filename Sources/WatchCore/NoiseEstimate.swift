@@ -76,6 +76,57 @@ extension Watch {
         var outingStart: Instant?
         var outingOut = true
 
+        /// What the wander measurement has learnt, to be kept across a restart with the swing's
+        /// memory (`SwingEstimator.Memory.wander`, the journal's swing record): where the boat
+        /// lies and the swing of that mean, the wander about it and for how long it was measured,
+        /// the weak fixes' wander, the usual accuracy. Restored, the watch judges with the wander
+        /// it judged with before the restart, and says it (the radius line's "wander of about N
+        /// m", how far beyond the radius it rings) at once, not after measuring it again. The
+        /// speed's trust and the excursion reach are learnt again (until then the speed is not
+        /// trusted, as at a new mark).
+        public struct Memory: Hashable, Sendable {
+            public var level: Double
+            public var swing: Double
+            public var variance: Double
+            public var measuredFor: Double
+            public var weakVariance: Double?
+            public var weakFor: Double
+            public var usualAccuracy: Double?
+            public init(level: Double, swing: Double, variance: Double, measuredFor: Double, weakVariance: Double?,
+                        weakFor: Double, usualAccuracy: Double?) {
+                self.level = level
+                self.swing = swing
+                self.variance = variance
+                self.measuredFor = measuredFor
+                self.weakVariance = weakVariance
+                self.weakFor = weakFor
+                self.usualAccuracy = usualAccuracy
+            }
+        }
+
+        /// What has been measured, or nil before the wander has been (a first fix sets the level).
+        public var memory: Memory? {
+            guard let level, let variance else { return nil }
+            return Memory(level: level, swing: swing, variance: variance, measuredFor: measuredFor,
+                          weakVariance: weakVariance, weakFor: weakFor, usualAccuracy: usualAccuracy)
+        }
+
+        /// The wander as `memory` kept it; a memory that is not plausible (not finite, negative)
+        /// is left out, and the wander is measured again from nothing.
+        mutating func restore(_ m: Memory) {
+            func ok(_ v: Double) -> Bool { v.isFinite && v >= 0 }
+            guard ok(m.level), ok(m.swing), ok(m.variance), ok(m.measuredFor), ok(m.weakFor),
+                  m.weakVariance.map(ok) ?? true, m.usualAccuracy.map(ok) ?? true
+            else { return }
+            level = m.level
+            swing = max(m.swing, m.level)
+            variance = m.variance
+            measuredFor = m.measuredFor
+            weakVariance = m.weakVariance
+            weakFor = min(m.weakFor, m.measuredFor)
+            usualAccuracy = m.usualAccuracy
+        }
+
         /// The reported speed tells something the positions don't: measured for a minute, and
         /// differing from the positions' own change by at least `doppler_independence` of it.
         /// A speed worked out from the positions moves with their wander and is never evidence.

@@ -69,8 +69,16 @@ public struct SwingEstimator: Sendable {
     private var settledSince: Instant?
     /// The first unsettled fit since the estimate was last settled.
     private var unsettledSince: Instant?
-    /// The widest arc any fit has covered since learning began (`SwingEstimate.arcSeen`).
+    /// The widest arc the fits have covered since learning began (`SwingEstimate.arcSeen`): the
+    /// least arc of a run of plausible fits about one circle (centre and radius alike) lasting
+    /// `showAfter`, at its widest. A boat leaving the anchorage (or dragging) bends each fit
+    /// about another passing centre (a berth's departure said 50, 70, 90, then 210 degrees in a
+    /// minute, and a circle of 100 m, then 270 m, as it motored off); a swing covers its arc
+    /// fit after fit about the same circle.
     public private(set) var arcSeen = 0.0
+    /// The run of fits about one circle, reaching back `showAfter` (and one before it), oldest
+    /// first: when each came, the arc it covered and its circle.
+    private var arcRun: [(at: Instant, arc: Double, a: Double, b: Double, r: Double)] = []
     /// Learning since (the first reading after the last reset).
     public private(set) var since: Instant?
     public private(set) var readings = 0
@@ -94,6 +102,7 @@ public struct SwingEstimator: Sendable {
         settledSince = nil
         unsettledSince = nil
         arcSeen = 0
+        arcRun.removeAll(keepingCapacity: true)
         since = nil
         readings = 0
         savedAt = nil
@@ -160,6 +169,7 @@ public struct SwingEstimator: Sendable {
         // and copy to copy): the same readings give the same estimate to the last bit.
         let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
         guard let origin, var circle = Self.fitCircle(ordered, cap: settings.cellCap) else {
+            arcRun.removeAll(keepingCapacity: true)
             if holding(at: now) { return }
             publish(nil, at: now)
             unsettledSince = nil
@@ -181,7 +191,25 @@ public struct SwingEstimator: Sendable {
         let plausible = circle.r >= settings.minSwingRadius && circle.r <= settings.maxSwingRadius
             && circle.sigma <= 0.35 * circle.r
         // Degrees seen never go down: a fit about another centre covers less of the same track.
-        if plausible { arcSeen = max(arcSeen, arc) }
+        // They grow only by an arc every plausible fit of the last `showAfter` covered.
+        if plausible {
+            // A fit off the run's circle starts a new run: the centres within a quarter of the
+            // radius (at least 8 m) and the radii within a quarter of each other.
+            let apart = max(8, 0.25 * circle.r)
+            if arcRun.contains(where: { f in
+                let de = f.a - circle.a, dn = f.b - circle.b
+                return (de * de + dn * dn).squareRoot() > apart || abs(f.r - circle.r) > 0.25 * max(f.r, circle.r)
+            }) {
+                arcRun.removeAll(keepingCapacity: true)
+            }
+            arcRun.append((now, arc, circle.a, circle.b, circle.r))
+            while arcRun.count > 1, now - arcRun[1].at >= settings.showAfter { arcRun.removeFirst() }
+            if now - arcRun[0].at >= settings.showAfter {
+                arcSeen = max(arcSeen, arcRun.lazy.map(\.arc).min() ?? 0)
+            }
+        } else {
+            arcRun.removeAll(keepingCapacity: true)
+        }
         let learnt = now - (since ?? now) >= settings.minLearning && circle.weight >= 10
         let settled = plausible && learnt && arc >= settings.minArc
             && circle.u95 <= max(settings.settleUncertainty, settings.settleFraction * circle.r)
@@ -375,6 +403,9 @@ extension SwingEstimator {
         /// At most 16, oldest first.
         public var centres: [Centre]
         public var cells: [Cell]
+        /// The receiver's wander measured about the same anchor (`Watch.swingMemory(at:)` adds
+        /// it; nil from the estimator alone, or before it was measured).
+        public var wander: Watch.NoiseEstimate.Memory? = nil
         public init(origin: Coordinate, learnedFor: Duration, settledFor: Duration?, arcSeen: Double, readings: Int,
                     centres: [Centre], cells: [Cell]) {
             self.origin = origin

@@ -5,11 +5,17 @@ extension Watch {
     /// A usable reading while an anchor is marked: the swing learns from it, and the farthest
     /// distance from the mark grows.
     /// What the swing has learnt is handed on to be kept when it is due (`SwingEstimator.saveDue`).
+    /// The wander shown changing (first measured, or a metre more or less) is due too, at most a
+    /// minute after the last: the journal keeps the wander the box says.
     mutating func learnSwing(_ position: Coordinate, distance: Meters, at now: Instant, into out: inout [Action]) {
         swing.add(position, at: now)
-        if swing.saveDue, let memory = swing.memory(at: now) {
+        let shown = wanderShown
+        let wanderDue = shown != wanderSaved && wanderSavedAt.map { now - $0 >= .seconds(60) } ?? true
+        if swing.saveDue || wanderDue, let memory = swingMemory(at: now) {
             out.append(.swingLearnt(memory))
             swing.saved(at: now)
+            wanderSaved = shown
+            wanderSavedAt = now
         }
         farthest = max(farthest ?? distance, distance)
         if let e = swing.estimate, e.settled {
@@ -20,6 +26,18 @@ extension Watch {
             if abs(off) > 2 * e.spread.value + e.uncertainty.value / 2 { offSwingAt = now }
         }
     }
+
+    /// What the swing has learnt about the anchor and the receiver's wander measured about it,
+    /// as of `now`, to be kept across a restart (`Action.swingLearnt`, the journal's swing
+    /// record; `restore(...swing:...)` brings both back). Nil before the swing's first reading.
+    public func swingMemory(at now: Instant) -> SwingEstimator.Memory? {
+        guard var memory = swing.memory(at: now) else { return nil }
+        if anchor != nil { memory.wander = noise.memory }
+        return memory
+    }
+
+    /// The wander as the status shows it, in whole metres.
+    var wanderShown: Int? { wander.map { Int($0.value.rounded()) } }
 
     /// A new mark: the farthest distance starts again. The swing learnt so far is kept when the
     /// boat still lies to the same anchor (a mark from the swing, or a correction that lands

@@ -26,6 +26,10 @@ public struct Watch: Sendable {
     /// The last fix that lay off the settled swing's circle (Watch+Swing.swift): until the
     /// swing's `movingSpan` has passed since, the box is not sure the boat lies to that anchor.
     var offSwingAt: Instant?
+    /// The wander shown when a swing memory was last handed on to be kept, and when
+    /// (Watch+Swing.swift, `learnSwing`).
+    var wanderSaved: Int?
+    var wanderSavedAt: Instant?
     public private(set) var lastUsable: GPSReading?
     /// Why the most recent reading was not usable; nil when it was.
     private var lastRejection: CantJudgeReason?
@@ -134,9 +138,15 @@ public struct Watch: Sendable {
     ) -> [Action] {
         swing.reset()
         offSwingAt = nil
-        if anchor != nil, let memory { swing.restore(memory, at: now) }
-        return restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
+        if anchor != nil, let memory {
+            swing.restore(memory, at: now)
+            if let wander = memory.wander { noise.restore(wander) }
+        }
+        let actions = restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
                        lastEpisode: lastEpisode, farthest: farthest, at: now)
+        wanderSaved = wanderShown
+        wanderSavedAt = now
+        return actions
     }
 
     /// `restore(anchor:radius:armed:ringingEpisode:lastEpisode:at:)`, and the farthest the boat
@@ -687,6 +697,7 @@ public struct Watch: Sendable {
         evidence = 0
         evidenceAt = nil
         noise = NoiseEstimate()
+        wanderSaved = nil
         gpsDebt = .zero
         judgedSince = nil
     }

@@ -224,6 +224,50 @@ final class StatusSnapshotTests: XCTestCase {
         }
     }
 
+    /// The writer compares its last key with the status in place (`ChangeKey.same(as:)`): it
+    /// must say what building the key and comparing would, for every field of the key.
+    func testTheKeyComparedInPlaceIsTheKeyBuiltAndCompared() {
+        var statuses: [WatchStatus] = []
+        for (base, _) in [sample("holding"), sample("checking"), sample("snoozed")] {
+            statuses.append(base)
+            var v = base
+            v.distance = Meters((base.distance?.value ?? 0) + 7)
+            v.readingAge = .seconds(3)
+            statuses.append(v)
+            var w = base
+            let changes: [(inout WatchStatus) -> Void] = [
+                { $0.verdict = .cantJudge(.noReading) }, { $0.verdict = .cantJudge(.stale) }, { $0.verdict = .noAnchor },
+                { $0.alarm = .off }, { $0.wontRing = "Won't ring: something else" }, { $0.anchor = nil },
+                { $0.radius = Meters(base.radius.value + 1) }, { $0.faults = [] },
+                { $0.faults = [Fault(.gpsd, "gpsd: no answer", pushes: true)] }, { $0.faultSounding.toggle() },
+                { $0.readingAge = nil }, { $0.gpsUnusable = .noReading }, { $0.radiusAdvice = "Set 40 m" },
+                { $0.radiusAdvice = nil }, { $0.ringsBeyond = Meters(12) }, { $0.wander = Meters(3.4) },
+                { $0.wander = Meters(3.6) }, { $0.wander = Meters(4.4) }, { $0.suggestedRadius = Meters(44) },
+                { $0.swing = nil }, { $0.swingOffer = nil },
+            ]
+            for change in changes {
+                var one = base
+                change(&one)
+                statuses.append(one)
+                change(&w)
+                statuses.append(w)
+            }
+        }
+        let rowsA = [SystemsCheck.Row(.gpsd, .ok, "Yes")], rowsB = [SystemsCheck.Row(.gpsd, .failing, "No")]
+        var compared = 0
+        for a in statuses {
+            for b in statuses {
+                for (ra, rb) in [([], []), (rowsA, rowsA), (rowsA, rowsB), ([], rowsA)] as [([SystemsCheck.Row], [SystemsCheck.Row])] {
+                    var key = SnapshotWriter.ChangeKey(a, localRows: ra)
+                    XCTAssertEqual(key.same(as: b, localRows: rb), key == SnapshotWriter.ChangeKey(b, localRows: rb),
+                                   "\(a) vs \(b)")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 10_000)
+    }
+
     func testAWriterThatFindsTheLockHeldSkipsAndRetriesWithoutBlocking() throws {
         let writer = SnapshotWriter(directory: dir, interval: .seconds(30), fitted: [])
         let fd = open(dir + "/" + SnapshotFile.lockName, O_RDWR | O_CREAT, 0o644)

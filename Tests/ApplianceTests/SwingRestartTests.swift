@@ -54,6 +54,7 @@ final class SwingRestartTests: XCTestCase {
         var (box, log) = Self.box(fs, at: Instant(seconds: 999))
         var before: [String] = []
         var offerBefore: SwingOffer?
+        var statusBefore: WatchStatus?
         for r in readings[...stopAt] {
             box.handle(.reading(r), now: r.received)
             if r.received == SwingShownTests.markAt {
@@ -62,6 +63,7 @@ final class SwingRestartTests: XCTestCase {
             log.flushIfDue(now: r.received)
             before = try swingLines(box, at: r.received)
             offerBefore = box.watch.swingOffer
+            statusBefore = box.watch.status(at: r.received)
         }
         XCTAssertTrue(before.contains { $0.hasPrefix(Self.offerLine) }, "\(before)")
         let offer = try XCTUnwrap(offerBefore, "the swing offers a move before the restart")
@@ -78,10 +80,26 @@ final class SwingRestartTests: XCTestCase {
         let restoredOffer = try XCTUnwrap(box.watch.swingOffer, "the restarted box offers the move at once: \(again)")
         XCTAssertEqual(restoredOffer.distance.value, offer.distance.value, accuracy: crash ? 1 : 0.05)
         XCTAssertEqual(restoredOffer.bearing, offer.bearing, accuracy: crash ? 3 : 0.5)
-        // The offer's line word for word; the radius line's number (its clause on the GPS's
-        // wander waits for the wander to be measured again: the wander is not journaled).
+        // The offer's line word for word; the radius line's number.
         XCTAssertEqual(again.first, before.first, "the swing's words at once after the restart")
         XCTAssertEqual(again.map(Self.radius), before.map(Self.radius))
+        // The receiver's wander rides with the swing's record: the radius line's clause on the
+        // GPS's wander, the ring distance and the radius advice are there at once, not 5
+        // minutes of readings later. After a clean stop, the same words; after a power cut, the
+        // wander kept at most a minute (and the batch's flush age) before the cut.
+        let was = try XCTUnwrap(statusBefore), now = box.watch.status(at: start)
+        let wanderBefore = try XCTUnwrap(was.wander, "the wander is measured before the restart")
+        let wanderAgain = try XCTUnwrap(now.wander, "the restarted box says the GPS's wander at once")
+        XCTAssertNotNil(now.ringDistance, "the ring distance at once after the restart")
+        XCTAssertTrue(before.contains { $0.contains("the GPS's wander of about") }, "\(before)")
+        if crash {
+            XCTAssertEqual(wanderAgain.value, wanderBefore.value, accuracy: 0.5)
+        } else {
+            XCTAssertEqual(again, before, "every swing line, the wander's clause too")
+            XCTAssertEqual(now.ringDistance, was.ringDistance)
+            XCTAssertEqual(now.radiusAdvice, was.radiusAdvice)
+            XCTAssertEqual(wanderAgain.value, wanderBefore.value, accuracy: 0.01)
+        }
         // A minute of readings after the restart, the swing goes on from what it had learnt.
         var after: [String] = []
         for r in readings[(stopAt + 31)...(stopAt + 90)] {

@@ -35,14 +35,19 @@ final class SwingShownTests: XCTestCase {
         return out
     }
 
-    /// "N degrees of arc seen so far" never goes down within a watch (the departure said 210,
-    /// then 190, ..., 20 as the fit's centre ran after the boat), nor turns back into "no swing
-    /// seen yet" (the berth night said 50, then no swing, then 50 again).
-    func testDegreesOfArcSeenNeverGoDownOnADeparture() throws {
+    /// "N degrees of arc seen so far" never goes down within a watch, and a boat leaving adds
+    /// none: on the berth night then the departure capture (a moored boat, then motoring off)
+    /// the fits bent about the boat as it left said 50, 70, 90, then 210 degrees seen; the
+    /// departure must add nothing to what the night showed. The scripted swing shows its arc,
+    /// and motoring away from it adds none either.
+    func testDegreesOfArcSeenNeverGrowOnADeparture() throws {
         var w = Watch(settings: .scripted)
         let readings = try Self.nightThenDeparture()
+        let departure = Instant(seconds: 1000 + 4131)
         var seen: [Int] = []
+        var atDeparture: Int?
         for (i, r) in readings.enumerated() {
+            if atDeparture == nil, r.received >= departure { atDeparture = seen.last ?? 0 }
             _ = w.handle(.reading(r), at: r.received)
             if i == 30 { _ = w.handle(.decision(.mark(.here)), at: r.received) }
             for line in try Self.swingLines(w, at: r.received) where line.hasPrefix("Swing: learning") {
@@ -51,8 +56,20 @@ final class SwingShownTests: XCTestCase {
                 if n != seen.last { seen.append(n) }
             }
         }
-        XCTAssertGreaterThan(seen.count, 1, "the departure shows some arc: \(seen)")
         XCTAssertEqual(seen, seen.sorted(), "degrees of arc seen, in the order shown")
+        XCTAssertEqual(seen.last, try XCTUnwrap(atDeparture), "the departure adds no degrees: \(seen)")
+        XCTAssertTrue(w.verdict.kind == .dragging || w.alarm.kind == .ringing || w.verdict.kind == .checking
+                          || (w.status(at: readings.last!.received).distance?.value ?? 0) > 100,
+                      "the capture ends with the boat gone")
+
+        var swinging = 0.0, departing = 0.0
+        let departAt = 2400.0
+        Self.swingThenDeparture(departAt: departAt, until: departAt + 900) { w, now in
+            let arc = w.swing.estimate?.arcSeen ?? 0
+            if now < Instant(seconds: 1000 + departAt) { swinging = arc } else { departing = max(departing, arc) }
+        }
+        XCTAssertGreaterThanOrEqual(swinging, 100, "the scripted swing (140 degrees) shows its arc")
+        XCTAssertEqual(departing, swinging, "motoring away adds no degrees")
     }
 
     /// A boat lying 25 m back on its rode, swinging 70 degrees each way, marked 13 m north-west

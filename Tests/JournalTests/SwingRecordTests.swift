@@ -122,5 +122,56 @@ final class SwingRecordTests: XCTestCase {
         else { return XCTFail("decodes") }
         XCTAssertEqual(kept.cells.count, JournalConstants.maxSwingCells)
         XCTAssertLessThanOrEqual(kept.cells.map(\.age).max()!, .seconds(JournalConstants.maxSwingCells))
+        // With the receiver's wander after the cells too (format 5).
+        m.wander = Self.wander
+        let full = JournalRecord.swing(m).payload(at: stamp(0))
+        XCTAssertLessThanOrEqual(full.count, JournalConstants.maxPayload)
+        guard case .success(let both) = JournalRecord.decode(type: RecordType.swing.rawValue, payload: full[...]),
+            case .swing(let keptBoth) = both.record
+        else { return XCTFail("decodes") }
+        XCTAssertEqual(keptBoth.cells.count, JournalConstants.maxSwingCells)
+        XCTAssertEqual(keptBoth.wander, Self.wander)
+    }
+
+    static let wander = Watch.NoiseEstimate.Memory(level: 21.5, swing: 24.25, variance: 1.5625, measuredFor: 2400,
+                                                   weakVariance: nil, weakFor: 0, usualAccuracy: 2.5)
+
+    /// The receiver's wander rides after the cells (format 5): it comes back as written (f32:
+    /// these values exactly), a record without it (format 4) has none, and one whose wander is
+    /// not plausible keeps its swing and drops the wander.
+    func testTheWanderRidesWithTheSwing() throws {
+        func decoded(_ payload: [UInt8]) -> SwingEstimator.Memory? {
+            guard case .success(let back) = JournalRecord.decode(type: RecordType.swing.rawValue, payload: payload[...]),
+                case .swing(let m) = back.record
+            else { return nil }
+            return m
+        }
+        var m = Self.learnt
+        m.wander = Self.wander
+        XCTAssertEqual(decoded(JournalRecord.swing(m).payload(at: stamp(0)))?.wander, Self.wander)
+        var weak = Self.wander
+        weak.weakVariance = 4
+        weak.weakFor = 120
+        weak.usualAccuracy = nil
+        m.wander = weak
+        XCTAssertEqual(decoded(JournalRecord.swing(m).payload(at: stamp(0)))?.wander, weak)
+        let without = JournalRecord.swing(Self.learnt).payload(at: stamp(0))
+        XCTAssertEqual(decoded(without)?.cells.count, Self.learnt.cells.count)
+        XCTAssertNil(decoded(without)?.wander, "a record without the wander (format 4)")
+        var bad = Self.wander
+        bad.variance = -1
+        m.wander = bad
+        let kept = decoded(JournalRecord.swing(m).payload(at: stamp(0)))
+        XCTAssertEqual(kept?.cells.count, Self.learnt.cells.count)
+        XCTAssertNil(kept?.wander)
+        // Through the journal: the latest record's wander is what a restart recovers.
+        let fs = SimulatedFileSystem()
+        let (journal, _) = open(fs, at: 0)
+        _ = journal.commit([.mark(anchor: harbour, how: .here)], at: stamp(1))
+        m.wander = Self.wander
+        _ = journal.record([.swingLearnt(m)], pace: .calm, at: stamp(2))
+        _ = journal.flush(at: stamp(3))
+        let (_, recovery) = open(fs, at: 10)
+        XCTAssertEqual(recovery.swing?.wander, Self.wander)
     }
 }

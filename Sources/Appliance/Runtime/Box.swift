@@ -52,16 +52,22 @@ final class Box {
         checked = parts.compactMap(\.checked)
     }
 
-    /// The parts' Systems Check rows. One part's own array when it is the only one, so the
-    /// snapshot's change key compares one buffer with itself, not row by row.
+    /// The parts' Systems Check rows. One part's own array when it is the only one with rows
+    /// (gpsd's are empty once it answers, leaving the monitor's), so the snapshot's change key
+    /// compares one buffer with itself on every turn, not row by row.
     var checks: [SystemsCheck.Row] {
-        checked.count == 1 ? checked[0].rows : checked.flatMap(\.rows)
+        var all: [SystemsCheck.Row] = []
+        for part in checked {
+            let rows = part.rows
+            if all.isEmpty { all = rows } else { all += rows }
+        }
+        return all
     }
 
     /// A clean stop: what the swing has learnt to the journal (a restart shows the same swing,
     /// `Action.swingLearnt`), every part in reverse start order, then the sound off.
     func stop(now: Instant) {
-        if let log, watch.anchor != nil, let memory = watch.swing.memory(at: now) {
+        if let log, watch.anchor != nil, let memory = watch.swingMemory(at: now) {
             _ = log.submit([.swingLearnt(memory)], now: now, wall: wall())
         }
         for part in parts.reversed() { part.stop(now: now) }
