@@ -19,7 +19,7 @@ extension Watch {
         /// `variance`.
         var weakVariance: Double?
         /// The receiver's usual reported accuracy (meters), learnt like `variance`.
-        var usualAccuracy: Double?
+        public internal(set) var usualAccuracy: Double?
         /// The reported speed over ground along the line from the anchor to the boat (m/s,
         /// positive away), smoothed over `doppler_span`; its measured spread while holding.
         public internal(set) var radialSpeed: Double = 0
@@ -50,6 +50,8 @@ extension Watch {
         /// plausible speed): the smoothed speed follows the median of the last three, so one
         /// reading's speed never moves it.
         var priorRadial = 0.0, priorRadial2 = 0.0
+        /// The median of the last three readings' radial speeds (m/s): what the readings say now.
+        public internal(set) var currentRadial = 0.0
         /// The change of the distance per second, smoothed over `doppler_span` like the radial
         /// speed (the track's own radial speed), and the fix it was last taken from.
         public internal(set) var trackSpeed: Double = 0
@@ -148,9 +150,13 @@ extension Watch {
         /// Only faster than the receiver's reach at anchor by `doppler_trust_margin`, once measured
         /// for `doppler_trust_span`: a speed that moves with the position's excursions reaches
         /// as far at anchor, and is trusted for nothing slower.
+        /// And the readings still carry the boat away: the median of the last three readings'
+        /// radial speeds stands above `doppler_minimum` and the reach itself (the smoothed speed
+        /// keeps much of its value for a while after the boat stopped).
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
+                && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s) / max(s.dopplerTrustMargin, 1)))
         }
 
         /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until
@@ -210,6 +216,7 @@ extension Watch {
             let now = radial ?? 0
             let p1 = priorRadial, p2 = priorRadial2
             let followed = s.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
+            currentRadial = followed
             priorRadial2 = p1
             priorRadial = now
             radialSpeed += a * (followed - radialSpeed)

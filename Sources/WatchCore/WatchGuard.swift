@@ -24,4 +24,9 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// On position alone a fix counts only beyond the receiver's own excursions at anchor
     /// (`NoiseEstimate.wanderReach`) as well as beyond the radius.
     case wanderReach = "wander-reach"
+    /// The Doppler hastens only while the readings themselves still carry the boat away (the
+    /// median of the last three readings' radial speeds above `dopplerMinimum` and the speed's
+    /// reach at anchor), not on the smoothed speed alone, which keeps much of its value for a
+    /// while after the boat stopped.
+    case dopplerNow = "doppler-now"
 }

@@ -74,10 +74,13 @@ public struct WatchSettings: Hashable, Sendable {
     /// stood from where the boat lay, either way, in an outing that came back within
     /// `wanderOutingSpan`) fades over `wanderReachSpan`. On position alone a fix's wander is at
     /// least that reach over `wanderTail`: a receiver whose rare quick excursions (30 m at a 20 m
-    /// margin) stand far beyond its RMS wander is judged by them.
+    /// margin) stand far beyond its RMS wander is judged by them. 2, not 3: the reach is the
+    /// largest of the few outings seen along the line, and the next can go further (on the tuning
+    /// nights at a 15 m margin, 3 rang 23 of 800, 2 rang 13, none that 3 did not:
+    /// Docs/benchmarks.md, "The excursions' tail: half the reach").
     public var wanderReachSpan: Duration = .seconds(21_600)
     public var wanderOutingSpan: Duration = .seconds(90)
-    public var wanderTail: Double = 3
+    public var wanderTail: Double = 2
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
