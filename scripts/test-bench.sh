@@ -42,8 +42,9 @@ fi
 # the wander. off=doppler-weak-or-burst rang no night alone with the trust gate in place
 # (Docs/benchmarks.md, "The regression check in CI": 1,280 probe nights), so it stays a guard
 # behind the gate and fails the check with the gate taken out as well: the poor receiver's
-# traced burst night. off=doppler-now (the smoothed speed hastening after the readings stopped)
-# rings held-out filter speed 1210 and 1463; wt=3 (the excursions' tail at a third of the reach)
+# traced burst night. off=doppler-now (the smoothed speed hastening after the readings stopped,
+# or on readings below twice the reach) rings held-out filter speed 1210, 1463 and 2171;
+# wt=3 (the excursions' tail at a third of the reach)
 # filter speed 1281 and noisy speed 1461. The independence test's probe nights no longer ring with
 # the test off alone, the Doppler held to the readings' own speed (off=doppler-now) standing in
 # front of it there, so its three must-fail runs take that rule out as well: with it, they ring

@@ -150,13 +150,15 @@ extension Watch {
         /// Only faster than the receiver's reach at anchor by `doppler_trust_margin`, once measured
         /// for `doppler_trust_span`: a speed that moves with the position's excursions reaches
         /// as far at anchor, and is trusted for nothing slower.
-        /// And the readings still carry the boat away: the median of the last three readings'
-        /// radial speeds stands above `doppler_minimum` and the reach itself (the smoothed speed
-        /// keeps much of its value for a while after the boat stopped).
+        /// And the readings still carry the boat away as fast as the smoothed speed must: the
+        /// median of the last three readings' radial speeds stands above `doppler_minimum` and
+        /// `doppler_trust_margin` times the reach, the same bar (the smoothed speed keeps much of
+        /// its value for a while after the boat stopped, and an excursion's readings fall back
+        /// below the bar while its smoothed speed still stands above it).
         public func movingAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
-                && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s) / max(s.dopplerTrustMargin, 1)))
+                && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
         }
 
         /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until

@@ -25,8 +25,8 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// (`NoiseEstimate.wanderReach`) as well as beyond the radius.
     case wanderReach = "wander-reach"
     /// The Doppler hastens only while the readings themselves still carry the boat away (the
-    /// median of the last three readings' radial speeds above `dopplerMinimum` and the speed's
-    /// reach at anchor), not on the smoothed speed alone, which keeps much of its value for a
-    /// while after the boat stopped.
+    /// median of the last three readings' radial speeds above `dopplerMinimum` and the same bar
+    /// as the smoothed speed, `dopplerTrustMargin` times the speed's reach at anchor), not on the
+    /// smoothed speed alone, which keeps much of its value for a while after the boat stopped.
     case dopplerNow = "doppler-now"
 }
