@@ -35,12 +35,7 @@ extension JSONValue {
     }
 
     private func writeIndented(into out: inout [UInt8], depth: Int) {
-        func pad(_ levels: Int) {
-            for _ in 0..<levels {
-                out.append(0x20)
-                out.append(0x20)
-            }
-        }
+        func pad(_ levels: Int) { out.appendIndent(levels) }
         switch self {
         case .array(let items) where !items.isEmpty:
             out.append(UInt8(ascii: "["))
@@ -101,12 +96,7 @@ struct IndentedFields {
         self.first = first
     }
 
-    private mutating func pad(_ levels: Int) {
-        for _ in 0..<levels {
-            out.append(0x20)
-            out.append(0x20)
-        }
-    }
+    private mutating func pad(_ levels: Int) { out.appendIndent(levels) }
 
     /// `,\n`, the padding, `"k": ` as one append (measured: a byte at a time was most of a
     /// key's cost).
@@ -167,5 +157,15 @@ struct IndentedFields {
             pad(depth + 1)
         }
         out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Two spaces a level: the indented text's padding, for the whole writes and the live ones.
+    fileprivate mutating func appendIndent(_ levels: Int) {
+        for _ in 0..<levels {
+            append(0x20)
+            append(0x20)
+        }
     }
 }

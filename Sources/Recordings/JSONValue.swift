@@ -159,27 +159,16 @@ extension JSONValue {
     }
 
     public static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escape: appended whole, not a scalar at a time.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        // Most strings need no escape: appended whole. The escapes are the bytes' (one rule).
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            out += "\""
             out += s
             out += "\""
             return
         }
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let c where c.value < 0x20:
-                let hex = String(c.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        out += "\""
+        var bytes: [UInt8] = []
+        quote(s, into: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// `quote(s)` appended to `out` as UTF-8: the same escapes, byte for byte (every byte of
