@@ -238,7 +238,6 @@ done
 # As the twin's: busybox, the SD card's host drivers (sdhost on Pi 3 and Zero 2 W, the Arasan
 # and emmc2 sdhci-iproc on Pi 4), ext4 and overlay; the root read-only under a RAM overlay, as
 # raspi-config's overlay file system runs a Pi.
-ls "$TWIN/debs/"busybox-static_*_arm64.deb >/dev/null 2>&1 || die "no busybox-static in $TWIN/debs"
 I=$W/initrd
 mkdir -p "$I/bin" "$I/mods" "$I/proc" "$I/sys" "$I/dev" "$I/newroot"
 cp "$W/bb/usr/bin/busybox" "$I/bin/busybox"
