@@ -198,6 +198,7 @@ final class SnapshotWriter {
         /// The ring distance's numbers as its words show them (`WatchStatus.ringDistance`): no
         /// words made to compare.
         var ringsBeyond: Meters?
+        var excursions: Meters?
         var wanderShown: Int?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
@@ -218,6 +219,7 @@ final class SnapshotWriter {
             glance = StatusSnapshot.Glance.Key(status)
             radiusAdvice = status.radiusAdvice
             ringsBeyond = status.ringsBeyond
+            excursions = status.excursions
             wanderShown = status.wander.map { Int($0.value.rounded()) }
         }
 
@@ -231,7 +233,7 @@ final class SnapshotWriter {
         mutating func same(as status: WatchStatus, localRows: [SystemsCheck.Row]) -> Bool {
             guard verdict == status.verdict.kind, radius == status.radius, faultSounding == status.faultSounding,
                   hasReading == (status.readingAge != nil), gpsUnusable == status.gpsUnusable, anchor == status.anchor,
-                  alarm == status.alarm, ringsBeyond == status.ringsBeyond,
+                  alarm == status.alarm, ringsBeyond == status.ringsBeyond, excursions == status.excursions,
                   wanderShown == status.wander.map({ Int($0.value.rounded()) })
             else { return false }
             if case .cantJudge(let r) = status.verdict {

@@ -29,6 +29,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Once the wander is measured: how far beyond the alert radius this receiver rings
     /// (`Watch.ringsBeyond`); its words are `ringDistance`, made where they are shown.
     public var ringsBeyond: Meters? = nil
+    /// Set when the receiver's quick excursions, not its wander, set that distance: how far
+    /// they have run out from where the boat lies (`Watch.ringsBeyondForExcursions`).
+    public var excursions: Meters? = nil
     /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
     /// alert radius it can judge.
     public var judgeableRadius: Meters? = nil
@@ -43,7 +46,7 @@ public struct WatchStatus: Hashable, Sendable {
 extension WatchStatus {
     /// How far beyond the alert radius this receiver rings, in words, once its wander is measured.
     public var ringDistance: String? {
-        ringsBeyond.flatMap { b in wander.map { Words.ringDistance(beyond: b, radius: radius, wander: $0) } }
+        ringsBeyond.flatMap { b in wander.map { Words.ringDistance(beyond: b, radius: radius, wander: $0, excursions: excursions) } }
     }
 }
 
@@ -70,6 +73,7 @@ extension Watch {
             wander: wander,
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Words.radiusAdvice(wander: $0, reliable: r) } },
             ringsBeyond: ringsBeyond,
+            excursions: ringsBeyondForExcursions,
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
             gpsUnusable: gpsUnusable(at: now),
             gpsLostText: gpsLostText(at: now)
@@ -102,8 +106,25 @@ extension Watch {
     }
 
     /// How far beyond the alert radius this receiver's wander lets the boat stand before the
-    /// evidence adds up: `deadband` wanders (the noise unit), once the wander is measured.
-    public var ringsBeyond: Meters? { adviceSigma.map { Meters((settings.deadband * $0).rounded()) } }
+    /// evidence adds up, once the wander is measured: `deadband` noise units, where a fix beyond
+    /// the radius counts (on position alone) in at least the quick excursions' reach over
+    /// `wanderTail`, as the evidence does (`Watch.credit`).
+    public var ringsBeyond: Meters? {
+        guard let sigma = adviceSigma else { return nil }
+        return Meters((settings.deadband * max(sigma, excursionUnit)).rounded())
+    }
+
+    /// The quick excursions' reach, rounded, when it (not the wander) sets `ringsBeyond`.
+    public var ringsBeyondForExcursions: Meters? {
+        guard let sigma = adviceSigma, excursionUnit > sigma else { return nil }
+        return Meters(noise.wanderReach.rounded())
+    }
+
+    /// The noise unit a fix beyond the radius counts in for the excursions' reach (0 with that
+    /// guard off, as in the evidence).
+    private var excursionUnit: Double {
+        settings.guardsOff.contains(.wanderReach) ? 0 : noise.wanderReach / settings.wanderTail
+    }
 
     /// The radius the wander alone asks for (the swing as measured plus `reliableMargin`
     /// noise units, up to the next 5 m), when the current one is smaller.

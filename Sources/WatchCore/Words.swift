@@ -119,10 +119,12 @@ public enum Words {
 
     /// "Rings once the boat stands about 16 m beyond the alert radius, 46 m from the anchor: GPS
     /// wanders about 21 m". Standing: a boat dragging rings some way further, the time the
-    /// evidence takes to add up.
-    public static func ringDistance(beyond: Meters, radius: Meters, wander: Meters) -> String {
+    /// evidence takes to add up. Where the receiver's quick excursions set the distance, they
+    /// are the reason given: "...: GPS wanders about 4 m, and has run 16 m out and back".
+    public static func ringDistance(beyond: Meters, radius: Meters, wander: Meters, excursions: Meters? = nil) -> String {
         "Rings once the boat stands about \(Int(beyond.value)) m beyond the alert radius, \(Int((radius.value + beyond.value).rounded())) m from the anchor:"
             + " GPS wanders about \(Int(wander.value.rounded())) m"
+            + (excursions.map { ", and has run \(Int($0.value.rounded())) m out and back" } ?? "")
     }
 
     /// m:ss, with mono-digit-friendly zero padding.
