@@ -199,6 +199,7 @@ final class SnapshotWriter {
         /// words made to compare.
         var ringsBeyond: Meters?
         var excursions: Meters?
+        var ringsAfter: Duration?
         var wanderShown: Int?
 
         init(_ status: WatchStatus, localRows: [SystemsCheck.Row]) {
@@ -220,6 +221,7 @@ final class SnapshotWriter {
             radiusAdvice = status.radiusAdvice
             ringsBeyond = status.ringsBeyond
             excursions = status.excursions
+            ringsAfter = status.ringsAfter
             wanderShown = status.wander.map { Int($0.value.rounded()) }
         }
 
@@ -233,7 +235,7 @@ final class SnapshotWriter {
         mutating func same(as status: WatchStatus, localRows: [SystemsCheck.Row]) -> Bool {
             guard verdict == status.verdict.kind, radius == status.radius, faultSounding == status.faultSounding,
                   hasReading == (status.readingAge != nil), gpsUnusable == status.gpsUnusable, anchor == status.anchor,
-                  alarm == status.alarm, ringsBeyond == status.ringsBeyond, excursions == status.excursions,
+                  alarm == status.alarm, ringsBeyond == status.ringsBeyond, excursions == status.excursions, ringsAfter == status.ringsAfter,
                   wanderShown == status.wander.map({ Int($0.value.rounded()) })
             else { return false }
             if case .cantJudge(let r) = status.verdict {

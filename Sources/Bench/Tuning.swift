@@ -38,7 +38,8 @@ enum Tuning {
             // threshold (spreads), vm minimum (m/s), vs span (s), vp prior (m/s), ww weak weight,
             // vi independence, vr recent span (s); of the position rule (for ANCHOR_BOX_SET):
             // db deadband, cf confirmation (s), fa fastest (s), np noise prior span (s), nq noise
-            // prior (m), nf noise floor (m).
+            // prior (m), nf noise floor (m); of persistence: pf floor (s), pm margin over the
+            // longest quick outing, pd deadband.
             for named in parts where named.contains("=") {
                 guard let tag = apply(named, to: &r.settings) else { continue }
                 r.label += " \(tag)"
@@ -74,6 +75,9 @@ enum Tuning {
         case "ws": s.wanderReachSpan = .seconds(x)
         case "wo": s.wanderOutingSpan = .seconds(x)
         case "wt": s.wanderTail = x
+        case "pf": s.persistFloor = .seconds(x)
+        case "pm": s.persistMargin = x
+        case "pd": s.persistDeadband = x
         case "db": s.deadband = x
         case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)

@@ -74,6 +74,11 @@ extension Watch {
         public internal(set) var wanderReach = 0.0
         var outingPeak = 0.0
         var outingStart: Instant?
+        /// The longest quick outing beyond the level (s): one that came back across it within
+        /// `wanderOutingSpan`, fading over `wanderReachSpan` as the reach does. A run of fixes
+        /// beyond the alert radius longer than this (and `persistFloor`) is the persistence
+        /// path's (Docs/verdict.md, "Persistence").
+        public internal(set) var outingLongest = 0.0
         var outingOut = true
 
         /// What the wander measurement has learnt, to be kept across a restart with the swing's

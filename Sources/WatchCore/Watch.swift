@@ -49,6 +49,8 @@ public struct Watch: Sendable {
     /// of one wander beyond the deadband, as of the fix at `evidenceAt`.
     private var evidence = 0.0
     private var evidenceAt: Instant?
+    /// The first fix of the unbroken run of steady fixes beyond the alert radius (persistence).
+    private var persistSince: Instant?
     /// The receiver's measured wander.
     public private(set) var noise = NoiseEstimate()
     /// Can't-judge time less judged time while armed (never below zero), when it was last
@@ -92,6 +94,11 @@ public struct Watch: Sendable {
         /// The receiver's excursion reach when it came (`NoiseEstimate.wanderReach`, m; 0 with
         /// its guard off).
         var reach = 0.0
+        /// A 3D fix of the receiver's usual accuracy (no 2D stretch, no burst): what a
+        /// persistence run is made of.
+        var steady = false
+        /// The longest quick outing the receiver had shown when it came (`NoiseEstimate.outingLongest`).
+        var outing = 0.0
     }
 
     public init(settings: WatchSettings = WatchSettings()) {
@@ -362,6 +369,8 @@ public struct Watch: Sendable {
         let widened = weak && noise.weakFor < 0.9 * noise.measuredFor && !settings.guardsOff.contains(.weakDeadband)
         var sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
         sample.reach = learnWanderReach(distance: distance, gap: gap, at: t)
+        sample.steady = !weak && !noise.isBurst(reading.accuracy?.value) && noise.measuredFor >= settings.swingSpan.seconds
+        sample.outing = noise.outingLongest
         sample.beyond = credit(sample, gap: gap) > 0
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
@@ -389,8 +398,11 @@ public struct Watch: Sendable {
         // the speed's own reach, is evidence those excursions never give; and a fix inside takes
         // evidence away in the plain wander, as without the reach.
         let plain = noise.sigma(settings) * s.scale
-        let sigma = s.moving || s.distance <= radius.value ? plain : max(plain, s.reach / settings.wanderTail)
-        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband) : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
+        let persistent = persists(s, gap: gap)
+        let sigma = s.moving || persistent || s.distance <= radius.value ? plain : max(plain, s.reach / settings.wanderTail)
+        let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband)
+            : persistent ? min(settings.persistDeadband, settings.deadband)
+            : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
         evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
@@ -398,12 +410,29 @@ public struct Watch: Sendable {
         return z + deadband
     }
 
+    /// Persistence: a drag stands beyond the radius and stays; the receiver's quick outings come
+    /// back. Once every steady fix, with no gap, has stood beyond the alert radius for
+    /// `persistFloor` and for `persistMargin` times the longest quick outing the receiver has
+    /// shown (the outing learnt before this fix), the fix counts from the radius itself.
+    private mutating func persists(_ s: Sample, gap: Double) -> Bool {
+        guard s.steady, gap <= 1.5, s.distance - settings.accuracyWeight * s.accuracy > radius.value else {
+            persistSince = nil
+            return false
+        }
+        let since = persistSince ?? s.at
+        persistSince = since
+        let need = max(settings.persistFloor.seconds, settings.persistMargin * s.outing)
+        return (s.at - since).seconds >= need
+    }
+
     /// The excursion reach (`NoiseEstimate.wanderReach`) from a fix at `distance`, `gap` seconds
     /// after the last; returns the reach as it stood before this fix, 0 before the level is
     /// known or with the guard off.
     private mutating func learnWanderReach(distance: Double, gap: Double, at t: Instant) -> Double {
         guard let level = noise.level else { return 0 }
-        noise.wanderReach *= expCore(-min(gap, 10) / settings.wanderReachSpan.seconds)
+        let fade = expCore(-min(gap, 10) / settings.wanderReachSpan.seconds)
+        noise.wanderReach *= fade
+        noise.outingLongest *= fade
         let reach = noise.wanderReach
         // Until the level has been measured for a swing span it is still finding where the boat
         // lies (the boat falling back on its rode from where it was marked): no outing yet.
@@ -418,6 +447,7 @@ public struct Watch: Sendable {
             // The outing crossed back over the level: a quick one was the receiver's.
             if let start = noise.outingStart, t - start <= settings.wanderOutingSpan {
                 noise.wanderReach = max(noise.wanderReach, noise.outingPeak)
+                if noise.outingOut { noise.outingLongest = max(noise.outingLongest, (t - start).seconds) }
             }
             noise.outingStart = t
             noise.outingPeak = abs(e)
@@ -443,6 +473,7 @@ public struct Watch: Sendable {
     private mutating func rejudgeWindow() {
         evidence = 0
         evidenceAt = nil
+        persistSince = nil
         beyondInWindow = 0
         beyondRun = 0
         for i in samplesHead..<samples.count {
@@ -696,6 +727,7 @@ public struct Watch: Sendable {
         beyondRun = 0
         evidence = 0
         evidenceAt = nil
+        persistSince = nil
         noise = NoiseEstimate()
         wanderSaved = nil
         gpsDebt = .zero

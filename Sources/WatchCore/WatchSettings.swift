@@ -81,6 +81,13 @@ public struct WatchSettings: Hashable, Sendable {
     public var wanderReachSpan: Duration = .seconds(21_600)
     public var wanderOutingSpan: Duration = .seconds(90)
     public var wanderTail: Double = 2
+    /// Persistence: once every steady fix (3D, no burst, no gap) has stood beyond the alert
+    /// radius for `persistFloor`, and for `persistMargin` times the longest quick outing the
+    /// receiver has shown beyond its level (`NoiseEstimate.outingLongest`), a fix counts in the
+    /// plain wander with `persistDeadband` (Docs/verdict.md, "Persistence").
+    public var persistFloor: Duration = .seconds(45)
+    public var persistMargin: Double = 1
+    public var persistDeadband: Double = 0
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0

@@ -32,6 +32,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Set when the receiver's quick excursions, not its wander, set that distance: how far
     /// they have run out from where the boat lies (`Watch.ringsBeyondForExcursions`).
     public var excursions: Meters? = nil
+    /// Once the wander is measured: how long every steady fix must stand beyond the alert radius
+    /// before they count from the radius itself (`Watch.ringsAfter`, persistence).
+    public var ringsAfter: Duration? = nil
     /// Set while the latest reading's accuracy is too poor for the alert radius: the smallest
     /// alert radius it can judge.
     public var judgeableRadius: Meters? = nil
@@ -46,7 +49,7 @@ public struct WatchStatus: Hashable, Sendable {
 extension WatchStatus {
     /// How far beyond the alert radius this receiver rings, in words, once its wander is measured.
     public var ringDistance: String? {
-        ringsBeyond.flatMap { b in wander.map { Words.ringDistance(beyond: b, radius: radius, wander: $0, excursions: excursions) } }
+        ringsBeyond.flatMap { b in wander.map { Words.ringDistance(beyond: b, radius: radius, wander: $0, excursions: excursions, after: ringsAfter) } }
     }
 }
 
@@ -74,6 +77,7 @@ extension Watch {
             radiusAdvice: reliableRadius.flatMap { r in wander.map { Words.radiusAdvice(wander: $0, reliable: r) } },
             ringsBeyond: ringsBeyond,
             excursions: ringsBeyondForExcursions,
+            ringsAfter: ringsAfter,
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
             gpsUnusable: gpsUnusable(at: now),
             gpsLostText: gpsLostText(at: now)
@@ -112,6 +116,16 @@ extension Watch {
     public var ringsBeyond: Meters? {
         guard let sigma = adviceSigma else { return nil }
         return Meters((settings.deadband * max(sigma, excursionUnit)).rounded())
+    }
+
+    /// How long every steady fix must stand beyond the alert radius before they count from the
+    /// radius itself (`Watch.persists`): `persistFloor`, or `persistMargin` times the longest
+    /// quick outing the receiver has shown, up to the next 5 s. A boat that stays beyond rings a
+    /// few seconds after, however short of `ringsBeyond` it stands.
+    public var ringsAfter: Duration? {
+        guard adviceSigma != nil else { return nil }
+        let need = max(settings.persistFloor.seconds, settings.persistMargin * noise.outingLongest)
+        return .seconds((need / 5).rounded(.up) * 5)
     }
 
     /// The quick excursions' reach, rounded, when it (not the wander) sets `ringsBeyond`.

@@ -121,8 +121,9 @@ public enum Words {
     /// wanders about 21 m". Standing: a boat dragging rings some way further, the time the
     /// evidence takes to add up. Where the receiver's quick excursions set the distance, they
     /// are the reason given: "...: GPS wanders about 4 m, and has run 16 m out and back".
-    public static func ringDistance(beyond: Meters, radius: Meters, wander: Meters, excursions: Meters? = nil) -> String {
-        "Rings once the boat stands about \(Int(beyond.value)) m beyond the alert radius, \(Int((radius.value + beyond.value).rounded())) m from the anchor:"
+    public static func ringDistance(beyond: Meters, radius: Meters, wander: Meters, excursions: Meters? = nil, after: Duration? = nil) -> String {
+        "Rings once the boat stands about \(Int(beyond.value)) m beyond the alert radius, \(Int((radius.value + beyond.value).rounded())) m from the anchor"
+            + (after.map { ", or stays beyond it over \(Int($0.seconds.rounded())) s" } ?? "") + ":"
             + " GPS wanders about \(Int(wander.value.rounded())) m"
             + (excursions.map { ", and has run \(Int($0.value.rounded())) m out and back" } ?? "")
     }

@@ -241,7 +241,7 @@ final class StatusSnapshotTests: XCTestCase {
                 { $0.radius = Meters(base.radius.value + 1) }, { $0.faults = [] },
                 { $0.faults = [Fault(.gpsd, "gpsd: no answer", pushes: true)] }, { $0.faultSounding.toggle() },
                 { $0.readingAge = nil }, { $0.gpsUnusable = .noReading }, { $0.radiusAdvice = "Set 40 m" },
-                { $0.radiusAdvice = nil }, { $0.ringsBeyond = Meters(12) }, { $0.excursions = Meters(16) }, { $0.wander = Meters(3.4) },
+                { $0.radiusAdvice = nil }, { $0.ringsBeyond = Meters(12) }, { $0.excursions = Meters(16) }, { $0.ringsAfter = .seconds(60) }, { $0.wander = Meters(3.4) },
                 { $0.wander = Meters(3.6) }, { $0.wander = Meters(4.4) }, { $0.suggestedRadius = Meters(44) },
                 { $0.swing = nil }, { $0.swingOffer = nil },
             ]

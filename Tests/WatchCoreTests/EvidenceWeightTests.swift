@@ -24,7 +24,8 @@ final class EvidenceWeightTests: XCTestCase {
     }
 
     func testWithinTheDeadbandBuildsNothing() {
-        var h = Harness()
+        // The deadband alone: persistence (SlowDragPersistsTests) out of reach.
+        var h = Harness { $0.persistFloor = .seconds(100_000) }
         h.anchored(armed: true)
         // 34 m: beyond the 30 m radius, but less than one wander (the deadband) beyond it.
         h.fixes(600) { _ in (34, 0) }
@@ -32,6 +33,18 @@ final class EvidenceWeightTests: XCTestCase {
         // (NeverHoldingOutsideTests): Checking with nothing filled.
         XCTAssertEqual(h.watch.verdict, .checking(progress: 0))
         XCTAssertEqual(h.watch.alarm, .armed)
+    }
+
+    /// The same boat with persistence: once the wander is measured (the swing span, 5 minutes
+    /// after the mark) and every fix has stood beyond the radius for `persistFloor` (45 s; no
+    /// quick outing learnt), the fixes count from the radius itself and it rings a few seconds on.
+    func testStandingJustBeyondRingsOnceItPersists() throws {
+        var h = Harness()
+        h.anchored(armed: true)
+        h.fixes(290) { _ in (34, 0) }
+        XCTAssertEqual(h.watch.alarm, .armed, "rang before the wander was measured")
+        let ring = try XCTUnwrap(h.secondsUntilRinging(limit: 120) { _ in (34, 0) }, "a boat standing beyond never rang")
+        XCTAssertGreaterThanOrEqual(ring, 45, "rang before the floor")
     }
 
     func testWanderingOutAndBackNeverRings() {
