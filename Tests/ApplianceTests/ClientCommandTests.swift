@@ -109,6 +109,22 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertTrue(snoozed.out.contains("\nGPS: receiver unplugged\n"), snoozed.out)
     }
 
+    /// On a box where nothing can sound the alarm (no buzzer and no siren fitted) a fault that
+    /// would sound never says its sound is on: nothing beeps, and the first line says so.
+    func testAFaultOnABoxThatCannotSoundNeverSaysItsSoundIsOn() throws {
+        let box = try MiniBox(directory: dir, fitted: [.gpsd, .receiver, .armSwitch, .button, .ledRing, .journal, .watchdog],
+                              absent: [.buzzer, .siren])
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        _ = box.handle(.armSwitch(on: true))
+        _ = box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged")))
+        XCTAssertTrue(box.watch.faultSounding, "the watch asks for the fault sound")
+        let out = cli(["status"], box: box).out
+        XCTAssertTrue(out.hasPrefix("Won't ring: nothing can sound the alarm"), out)
+        XCTAssertTrue(out.contains("\nGPS: receiver unplugged\n"), out)
+        XCTAssertFalse(out.contains("fault sound on"), out)
+    }
+
     /// The configuration row's fix fits what its fault names: a line, a key, or only a count.
     func testCheckGivesAConfigurationFixThatFitsTheFault() throws {
         let box = try MiniBox(directory: dir)
