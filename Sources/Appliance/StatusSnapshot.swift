@@ -86,6 +86,9 @@ struct StatusSnapshot: Hashable, Sendable {
     var distance: Meters?
     var gps: GPS
     var faults: [Fault]
+    /// While the GPS-lost fault is up: its cause and since when (wall), so a reader says how
+    /// long as of when it reads (`faultWords`), not as of the write or the raise.
+    var gpsLost: GPSLostSince? = nil
     var faultSounding: Bool
     /// The receiver's measured wander, and the radius advice when the alert radius is too
     /// close to the swing for it (Docs/verdict.md).
@@ -128,6 +131,19 @@ extension StatusSnapshot {
             wander: status.wander, radiusAdvice: status.radiusAdvice, checks: checks,
             glance: Glance(status))
         ringDistance = status.ringDistance
+        gpsLost = status.gpsLost.map { GPSLostSince(reason: $0.reason, since: wall - $0.lost, judgeable: $0.judgeable) }
+    }
+
+    struct GPSLostSince: Hashable, Sendable {
+        var reason: CantJudgeReason
+        var since: WallTime
+        var judgeable: Meters?
+    }
+
+    /// A fault's words as of `now`: the GPS-lost fault says how long it has been lost now.
+    func faultWords(_ f: Fault, now: WallTime) -> String {
+        guard f.kind == .gpsLost, let g = gpsLost else { return f.message }
+        return GPSLost(reason: g.reason, lost: max(.zero, now - g.since), judgeable: g.judgeable).words(radius: radius)
     }
 
     /// How long a snapshot written at `wall` may be believed: `validFor`, and never more than
@@ -288,6 +304,10 @@ extension StatusSnapshot {
             ("faults", .array(faults.map {
                 .object([("kind", .string($0.kind.rawValue)), ("says", .string($0.message)), ("pushes", .bool($0.pushes))])
             })),
+            ("gps_lost", gpsLost.map { g in
+                .object([("reason", .string(g.reason.rawValue)), ("since", .number(g.since.seconds)),
+                         ("judgeable_m", .number(g.judgeable?.value))] as [(String, JSON?)])
+            }),
             ("fault_sounding", .bool(faultSounding)),
             ("checks", .array(checks.map(\.json))),
         ] as [(String, JSON?)]) + glance.fields
@@ -342,6 +362,10 @@ extension StatusSnapshot {
         faults = try (json["faults"]?.array ?? []).map { f in
             Fault(try need(f["kind"]?.string.flatMap(FaultKind.init(rawValue:)), "fault.kind"),
                   try need(f["says"]?.string, "fault.says"), pushes: f["pushes"]?.bool ?? true)
+        }
+        if let g = json["gps_lost"], let reason = g["reason"]?.string.flatMap(CantJudgeReason.init(rawValue:)),
+           let since = g["since"]?.double, since.isFinite {
+            gpsLost = GPSLostSince(reason: reason, since: WallTime(seconds: since), judgeable: g["judgeable_m"]?.double.map { Meters($0) })
         }
         faultSounding = json["fault_sounding"]?.bool ?? false
         wander = g?["wander_m"]?.double.map { Meters($0) }

@@ -287,19 +287,20 @@ extension SystemsCheck {
     }
 
     static func gpsRow(status: WatchStatus, fault: Fault?) -> Row {
+        // The remedy of the cause: a clear sky does nothing for a gpsd that isn't answering or
+        // a receiver unplugged, before the GPS-lost fault is raised as well as after.
+        let kinds = Set(status.faults.map(\.kind))
+        let cause: Component? = kinds.contains(.gpsd) ? .gpsd : kinds.contains(.receiver) ? .receiver : nil
         if let fault {
-            // The remedy of the cause: a clear sky does nothing for a gpsd that isn't answering.
-            let kinds = Set(status.faults.map(\.kind))
-            let cause: Component? = kinds.contains(.gpsd) ? .gpsd : kinds.contains(.receiver) ? .receiver : nil
             return Row(.gpsReading, .failing, "No: \(fault.message)", remedy: cause?.remedy ?? widerRadius(status))
         }
         if case .cantJudge(let reason) = status.verdict {
-            return Row(.gpsReading, .attention, "No: \(Words.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
+            return Row(.gpsReading, .attention, "No: \(Words.cantJudge(reason).lowercasedFirst)", remedy: cause?.remedy ?? widerRadius(status))
         }
         // With no anchor the verdict says nothing of the GPS: a receiver that reports no
         // position, or a reading gone old, is still not a fresh GPS reading.
         if let reason = status.gpsUnusable {
-            return Row(.gpsReading, .attention, "No: \(Words.cantJudge(reason).lowercasedFirst)", remedy: widerRadius(status))
+            return Row(.gpsReading, .attention, "No: \(Words.cantJudge(reason).lowercasedFirst)", remedy: cause?.remedy ?? widerRadius(status))
         }
         guard status.readingAge != nil else { return Row(.gpsReading, .attention, "No: \(Words.cantJudge(.noReading).lowercasedFirst)") }
         // The receiver wanders too far for this alert radius: it judges, but not reliably.

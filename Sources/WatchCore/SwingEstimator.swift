@@ -22,7 +22,9 @@ public struct SwingEstimator: Sendable {
         /// Readings in a cell past which it weighs no more.
         public var cellCap = 8
         public var fitEvery: Duration = .seconds(10)
-        /// A cell not visited for this long is forgotten (an old swing, a drag's first track).
+        /// A cell not visited for this long is forgotten (an old swing, a drag's first track),
+        /// unless it lies on the circle of a settled estimate whose centre is not moving: the
+        /// arc before a wind shift still shows where the anchor is while the boat swings about it.
         public var forgetAfter: Duration = .seconds(3 * 3600)
         /// Settled: the arc spans this much around the centre and the centre is known this well.
         public var minArc = 60.0
@@ -87,6 +89,9 @@ public struct SwingEstimator: Sendable {
     private var savedKey: ShownKey?
     /// When `estimate` last changed (`publish`).
     private var shownSince: Instant?
+    /// The circle of the last settled fit whose centre was not moving (nil otherwise): its old
+    /// cells within `band` of its radius are not forgotten.
+    private var keptCircle: (a: Double, b: Double, r: Double, band: Double)?
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -108,6 +113,7 @@ public struct SwingEstimator: Sendable {
         savedAt = nil
         savedKey = nil
         shownSince = nil
+        keptCircle = nil
     }
 
     /// A new mark: what was learnt is kept when the boat still lies to the same anchor (the
@@ -162,15 +168,20 @@ public struct SwingEstimator: Sendable {
 
     // MARK: - The fit
 
-    private mutating func fit(at now: Instant) {
+    /// `forget: false`: old cells are kept for this fit (a restored settled estimate, whose
+    /// circle is not known until it is fitted again).
+    private mutating func fit(at now: Instant, forget: Bool = true) {
         lastFit = now
-        for (key, c) in cells where now - c.lastSeen > settings.forgetAfter { cells[key] = nil }
+        if forget {
+            for (key, c) in cells where now - c.lastSeen > settings.forgetAfter && !onKeptCircle(c) { cells[key] = nil }
+        }
         // In the cells' key order, not the dictionary's (which differs from process to process
         // and copy to copy): the same readings give the same estimate to the last bit.
         let ordered = cells.sorted { $0.key < $1.key }.map(\.value)
         guard let origin, var circle = Self.fitCircle(ordered, cap: settings.cellCap) else {
             arcRun.removeAll(keepingCapacity: true)
             if holding(at: now) { return }
+            keptCircle = nil
             publish(nil, at: now)
             unsettledSince = nil
             return
@@ -236,6 +247,9 @@ public struct SwingEstimator: Sendable {
             settledSince = nil
             unsettledSince = nil
         }
+        // While the centre stays put, the arc it was settled on is kept: the cells on its circle
+        // (within twice the spread about it, at least a cell) are not forgotten.
+        keptCircle = settled && !moving ? (circle.a, circle.b, circle.r, max(2 * circle.sigma, settings.cellSize)) : nil
         // Stable: settled, and its centre has stayed put for a whole `movingSpan`. An early fit
         // on a short arc can settle by chance and wander off again; a drag never stays put.
         let stable = settled && !moving && settledSince.map { now - $0 >= settings.movingSpan } ?? false
@@ -249,6 +263,13 @@ public struct SwingEstimator: Sendable {
             farthest: Meters(farthest), spread: Meters(circle.sigma), arc: arc,
             settled: settled, moving: moving, stable: stable, since: since ?? now, at: now,
             arcSeen: arcSeen, steady: steady), at: now)
+    }
+
+    /// The cell lies on the circle of a settled estimate that is not moving (`keptCircle`).
+    private func onKeptCircle(_ c: Cell) -> Bool {
+        guard let k = keptCircle else { return false }
+        let e = c.east / Double(c.count) - k.a, n = c.north / Double(c.count) - k.b
+        return abs((e * e + n * n).squareRoot() - k.r) <= k.band
     }
 
     /// What is shown of the swing changes at most once per `holdThrough`: a fit that jumps (a
@@ -458,8 +479,9 @@ extension SwingEstimator {
             cell.north += c.north * Double(c.count)
             cells[key] = cell
         }
-        // Fitted at once: what was shown before the restart is shown from its first moment.
-        fit(at: now)
+        // Fitted at once: what was shown before the restart is shown from its first moment. A
+        // settled estimate's old cells on its circle were kept; the first fit finds that circle again.
+        fit(at: now, forget: memory.settledFor == nil)
         savedAt = now
         savedKey = estimate.map(ShownKey.init)
     }

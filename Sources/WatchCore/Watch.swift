@@ -503,9 +503,13 @@ public struct Watch: Sendable {
     /// same words as its message, with the time since the last usable reading in place of the
     /// grace that raised it (with none since the watch started, the grace and the time since).
     func gpsLostText(at now: Instant) -> String? {
+        gpsLost(at: now)?.words(radius: radius)
+    }
+
+    func gpsLost(at now: Instant) -> GPSLost? {
         guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
         let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)
-        return Words.gpsFault(raised.reason, for: lost, radius: radius, judgeable: raised.judgeable)
+        return GPSLost(reason: raised.reason, lost: lost, judgeable: raised.judgeable)
     }
 
     /// Judged this long without a break clears the GPS fault.

@@ -44,6 +44,28 @@ public struct WatchStatus: Hashable, Sendable {
     /// While the GPS-lost fault is up: its words as of now, saying how long since the last
     /// usable reading (the fault's `message` keeps the words it was raised with).
     public var gpsLostText: String? = nil
+    /// The same, as numbers: its cause, how long, the smallest radius the receiver can judge,
+    /// so a reader in another process can say how long as of when it reads.
+    public var gpsLost: GPSLost? = nil
+}
+
+/// The GPS-lost fault as of a moment: why the watch can't judge, for how long, and (for a poor
+/// accuracy) the smallest alert radius this receiver can judge.
+public struct GPSLost: Hashable, Sendable {
+    public var reason: CantJudgeReason
+    public var lost: Duration
+    public var judgeable: Meters?
+
+    public init(reason: CantJudgeReason, lost: Duration, judgeable: Meters?) {
+        self.reason = reason
+        self.lost = lost
+        self.judgeable = judgeable
+    }
+
+    /// The fault's words for this long (`Words.gpsFault`).
+    public func words(radius: Meters) -> String {
+        Words.gpsFault(reason, for: lost, radius: radius, judgeable: judgeable)
+    }
 }
 
 extension WatchStatus {
@@ -80,7 +102,8 @@ extension Watch {
             ringsAfter: ringsAfter,
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
             gpsUnusable: gpsUnusable(at: now),
-            gpsLostText: gpsLostText(at: now)
+            gpsLostText: gpsLostText(at: now),
+            gpsLost: gpsLost(at: now)
         )
     }
 

@@ -109,6 +109,46 @@ final class ClientCommandTests: XCTestCase {
         XCTAssertTrue(snoozed.out.contains("\nGPS: receiver unplugged\n"), snoozed.out)
     }
 
+    /// On a box where nothing can sound the alarm (no buzzer and no siren fitted) a fault that
+    /// would sound never says its sound is on: nothing beeps, and the first line says so.
+    func testAFaultOnABoxThatCannotSoundNeverSaysItsSoundIsOn() throws {
+        let box = try MiniBox(directory: dir, fitted: [.gpsd, .receiver, .armSwitch, .button, .ledRing, .journal, .watchdog],
+                              absent: [.buzzer, .siren])
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        _ = box.handle(.armSwitch(on: true))
+        _ = box.handle(.faultRaised(Fault(.receiver, "GPS: receiver unplugged")))
+        XCTAssertTrue(box.watch.faultSounding, "the watch asks for the fault sound")
+        let out = cli(["status"], box: box).out
+        XCTAssertTrue(out.hasPrefix("Won't ring: nothing can sound the alarm"), out)
+        XCTAssertTrue(out.contains("\nGPS: receiver unplugged\n"), out)
+        XCTAssertFalse(out.contains("fault sound on"), out)
+    }
+
+    /// The GPS-lost fault says how long the GPS has been lost as of when `status` and `check`
+    /// are run, not as of the raise or the last write: with gpsd pulled, a first night run
+    /// again showed "no usable GPS reading for 1:00" two and a half minutes in.
+    func testTheGPSFaultSaysHowLongAsOfWhenItIsRead() throws {
+        let box = try MiniBox(directory: dir)
+        box.fixes(east: 0)
+        _ = box.handle(.decision(.mark(.here)))
+        _ = box.handle(.armSwitch(on: true))
+        for _ in 0..<70 {
+            box.now = box.now + .seconds(1)
+            _ = box.handle(.tick)
+        }
+        let raised = try XCTUnwrap(box.watch.faults[.gpsLost], "no GPS fault after 70 s without a reading")
+        XCTAssertEqual(raised.message, "GPS: no usable GPS reading for 1:00, can't judge a drag")
+        // 3 s of this machine's time pass with no write: the reader counts them.
+        usleep(3_000_000)
+        let out = cli(["status"], box: nil).out
+        let line = try XCTUnwrap(out.split(separator: "\n").first { $0.hasPrefix("GPS: no usable GPS reading for ") }, out)
+        XCTAssertTrue(["1:13", "1:14", "1:15"].contains { line.contains("for \($0),") }, "70 s without a reading, 3 s ago: \(line)")
+        let check = cli(["check"], box: nil).out
+        let row = try XCTUnwrap(check.split(separator: "\n").first { $0.contains("Is the GPS reading fresh?") }, check)
+        XCTAssertTrue(["1:13", "1:14", "1:15"].contains { row.contains("for \($0),") }, row.description)
+    }
+
     /// The configuration row's fix fits what its fault names: a line, a key, or only a count.
     func testCheckGivesAConfigurationFixThatFitsTheFault() throws {
         let box = try MiniBox(directory: dir)

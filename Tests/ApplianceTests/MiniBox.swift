@@ -29,12 +29,13 @@ final class MiniBox {
     var autoSync = true
     var answered: [ControlServer.Ticket: ControlOutcome] = [:]
 
-    init(directory: String, settings: WatchSettings = .scripted) throws {
+    init(directory: String, settings: WatchSettings = .scripted,
+         fitted: Set<SystemsCheck.Component> = [.gpsd, .receiver, .buzzer, .armSwitch, .button, .ledRing, .journal, .watchdog],
+         absent: Set<SystemsCheck.Component> = []) throws {
         self.directory = directory
         watch = Watch(settings: settings)
         server = try ControlServer(directory: directory)
-        writer = SnapshotWriter(directory: directory, interval: .seconds(30),
-                                    fitted: [.gpsd, .receiver, .buzzer, .armSwitch, .button, .ledRing, .journal, .watchdog])
+        writer = SnapshotWriter(directory: directory, interval: .seconds(30), fitted: fitted, absent: absent)
     }
 
     deinit { server.close() }

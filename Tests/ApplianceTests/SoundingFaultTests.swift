@@ -59,6 +59,24 @@ final class SoundingFaultTests: XCTestCase {
         XCTAssertEqual(row.remedy, "Set an alert radius this GPS can judge: anchor-alert radius 9")
     }
 
+    /// gpsd stops answering: for the 60 s before the GPS-lost fault, the readings are old and
+    /// the row about them gives gpsd's fix, not "a clear view of the sky" (found on a first
+    /// night run again with gpsd pulled).
+    func testAnOldReadingWithGpsdDownGivesGpsdsFixBeforeTheFaultToo() {
+        var rig = Rig()
+        rig.fixes(10, accuracy: 3)
+        _ = rig.decide(.mark(.here))
+        _ = rig.box.handle(.armSwitch(on: true), now: rig.now)
+        _ = rig.box.handle(.faultRaised(Fault(.gpsd, "GPS: gpsd is not running")), now: rig.now)
+        rig.now = rig.now + .seconds(20)
+        rig.box.serve([], now: rig.now)
+        let status = rig.box.watch.status(at: rig.now)
+        XCTAssertNil(rig.box.watch.faults[.gpsLost], "20 s in: within the grace")
+        let row = SystemsCheck.gpsRow(status: status, fault: nil)
+        XCTAssertEqual(row.answer, "No: GPS reading is old")
+        XCTAssertEqual(row.remedy, SystemsCheck.Component.gpsd.remedy)
+    }
+
     func testAReceiverWithNoFixIsNamedAsSuch() {
         var rig = Rig()
         rig.fixes(10, accuracy: 3)

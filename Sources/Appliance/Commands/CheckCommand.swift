@@ -56,6 +56,12 @@ enum CheckCommand: Command {
             // clock row (checked against GPS time) beats a local "can't tell".
             let mine = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
             return s.checks.map { row in
+                // The GPS row says how long the GPS has been lost as of now, not as of the write.
+                if row.component == .gpsReading, let f = s.faults.first(where: { $0.kind == .gpsLost }), row.answer == "No: \(f.message)" {
+                    var asOfNow = row
+                    asOfNow.answer = "No: \(s.faultWords(f, now: now))"
+                    return asOfNow
+                }
                 guard let fresh = mine[row.component] else { return row }
                 if row.component == .clock, fresh.status == .unknown { return row }
                 return fresh

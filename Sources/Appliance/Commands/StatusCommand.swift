@@ -127,7 +127,7 @@ enum StatusCommand: Command {
         // too (`Watch.reliableRadius`), and its line gives the wander as its second reason.
         if let advice = s.radiusAdvice, swingRadius(s) == nil { out.append(advice) }
         // A fault that sounds says so in the words of its snooze's receipt ("Fault sound snoozed").
-        for f in s.faults { out.append(f.message + (s.faultSounding && f.pushes ? " (fault sound on: anchor-alert snooze silences it)" : "")) }
+        for f in s.faults { out.append(s.faultWords(f, now: now) + (s.faultSounding && s.canSound && f.pushes ? " (fault sound on: anchor-alert snooze silences it)" : "")) }
         out.append("As of \(s.writtenAt.clockSeconds)")
         return out
     }
