@@ -140,6 +140,9 @@ if [ ${#mutant[@]} -gt 0 ]; then
     # sabotage rebuilds only what changed.
     src=${SABOTAGE_DIR:-/var/tmp/aa-powercut-sabotage}
     mkdir -p "$src" || fail "no directory $src"
+    # The sources replaced whole: a file an earlier run copied and this tree has since moved or
+    # removed would be built too ("multiple producers"). The build directory stays.
+    rm -rf "$src/Sources" "$src/Tests" || fail "can't clear the old sources in $src"
     cp -rp Package.swift Sources Tests "$src/" || fail "can't copy the sources to $src"
     file=$src/${mutant[0]}
     n=$(grep -cxF -- "${mutant[1]}" "$file")
