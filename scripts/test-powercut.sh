@@ -196,6 +196,7 @@ for attempt in 1 2; do
     echo "test-powercut: the VM did not boot (exit 125); trying once more"
 done
 summary=$(grep -E '^power-cut: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
+touched=$(grep -E '^power-cut: sabotage lost-release dropped a release on [0-9]+ cards$' "$out" | tail -1 | sed -E 's/.* on ([0-9]+) cards$/\1/')
 rm -rf "$out" "$copy"
 [ -n "$summary" ] || fail "the power-cut run printed no result (VM exit $rc)"
 p=$(echo "$summary" | sed -E 's/^power-cut: ([0-9]+) passed.*/\1/')
@@ -211,6 +212,10 @@ if [ -n "$sabotage" ]; then
     # A sabotage run proves something only when the cuts fail.
     if [ "$ok" = 1 ]; then
         echo "test-powercut: sabotage $sabotage: NOT caught (the cuts passed)"; exit 1
+    fi
+    # A harness sabotage that touched no card failed for another reason: not a catch.
+    if [ "$sabotage" = lost-release ] && [ "${touched:-0}" -eq 0 ]; then
+        echo "test-powercut: sabotage $sabotage: NOT caught (no card held two releases to drop one from)"; exit 1
     fi
     echo "test-powercut: sabotage $sabotage: caught (the cuts failed)"; exit 0
 fi
