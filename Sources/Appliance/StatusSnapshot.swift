@@ -146,6 +146,18 @@ extension StatusSnapshot {
         return GPSLost(reason: g.reason, lost: max(.zero, now - g.since), judgeable: g.judgeable).words(radius: radius)
     }
 
+    /// The box's Systems Check as of `now`: the GPS row, which quotes the GPS-lost fault, in
+    /// that fault's words as of now (`faultWords`), not as of the write.
+    func checks(now: WallTime) -> [SystemsCheck.Row] {
+        guard let f = faults.first(where: { $0.kind == .gpsLost }) else { return checks }
+        return checks.map { row in
+            guard row.component == .gpsReading, row.answer == "No: \(f.message)" else { return row }
+            var asOfNow = row
+            asOfNow.answer = "No: \(faultWords(f, now: now))"
+            return asOfNow
+        }
+    }
+
     /// How long a snapshot written at `wall` may be believed: `validFor`, and never more than
     /// 5 s past a snooze's end (at the snooze's end the box decides again; until it has written
     /// that, this snapshot must not be believed).

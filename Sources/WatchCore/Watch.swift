@@ -59,7 +59,7 @@ public struct Watch: Sendable {
     private var gpsDebtAt: Instant?
     private var judgedSince: Instant?
     /// The GPS-lost fault the watch raised: when, and the words it was raised with, so its
-    /// text can say how long the GPS has been lost as time goes on (`gpsLostText(at:)`).
+    /// text can say how long the GPS has been lost as time goes on (`gpsLost(at:)`).
     private var gpsLostRaised: (fault: Fault, at: Instant, reason: CantJudgeReason, judgeable: Meters?)?
 
     struct RadialFix: Hashable, Sendable {
@@ -499,13 +499,9 @@ public struct Watch: Sendable {
         return .stale
     }
 
-    /// The GPS-lost fault's words as of `now`, while the fault the watch raised is up: the
-    /// same words as its message, with the time since the last usable reading in place of the
-    /// grace that raised it (with none since the watch started, the grace and the time since).
-    func gpsLostText(at now: Instant) -> String? {
-        gpsLost(at: now)?.words(radius: radius)
-    }
-
+    /// The GPS-lost fault as of `now`, while the fault the watch raised is up: its words are its
+    /// message's, with the time since the last usable reading in place of the grace that raised
+    /// it (with none since the watch started, the grace and the time since).
     func gpsLost(at now: Instant) -> GPSLost? {
         guard let raised = gpsLostRaised, faults[.gpsLost] == raised.fault else { return nil }
         let lost = lastUsable.map { now - $0.received } ?? settings.gpsGrace + (now - raised.at)

@@ -41,11 +41,9 @@ public struct WatchStatus: Hashable, Sendable {
     /// Why the GPS gives no usable position now, anchor or not (no reading yet, no fix, an old
     /// reading, an accuracy too poor for the alert radius); nil while it does.
     public var gpsUnusable: CantJudgeReason? = nil
-    /// While the GPS-lost fault is up: its words as of now, saying how long since the last
-    /// usable reading (the fault's `message` keeps the words it was raised with).
-    public var gpsLostText: String? = nil
-    /// The same, as numbers: its cause, how long, the smallest radius the receiver can judge,
-    /// so a reader in another process can say how long as of when it reads.
+    /// While the GPS-lost fault is up: its cause, how long since the last usable reading, the
+    /// smallest radius the receiver can judge (`gpsLostText` words it; a reader in another
+    /// process says how long as of when it reads).
     public var gpsLost: GPSLost? = nil
 }
 
@@ -69,6 +67,10 @@ public struct GPSLost: Hashable, Sendable {
 }
 
 extension WatchStatus {
+    /// While the GPS-lost fault is up: its words as of now, saying how long since the last
+    /// usable reading (the fault's `message` keeps the words it was raised with).
+    public var gpsLostText: String? { gpsLost?.words(radius: radius) }
+
     /// How far beyond the alert radius this receiver rings, in words, once its wander is measured.
     public var ringDistance: String? {
         ringsBeyond.flatMap { b in wander.map { Words.ringDistance(beyond: b, radius: radius, wander: $0, excursions: excursions, after: ringsAfter) } }
@@ -102,7 +104,6 @@ extension Watch {
             ringsAfter: ringsAfter,
             judgeableRadius: accuracyTooPoor(for: radius, at: now).flatMap(smallestJudgeableRadius),
             gpsUnusable: gpsUnusable(at: now),
-            gpsLostText: gpsLostText(at: now),
             gpsLost: gpsLost(at: now)
         )
     }

@@ -121,11 +121,11 @@ final class AlertSentenceTests: XCTestCase {
         var stream = AlertStream(talker: "II", repeatEvery: .seconds(30))
         let fault = Fault(.gpsLost, "GPS: no usable GPS reading for 1:00, can't judge a drag")
         var lost = status(.armed, faults: [fault], sounding: true)
-        lost.gpsLostText = "GPS: no usable GPS reading for 1:02, can't judge a drag"
+        lost.gpsLost = GPSLost(reason: .noReading, lost: .seconds(62), judgeable: nil)  // "... for 1:02, ..."
         let first = stream.update(BoxAlerts.alerts(from: lost), now: t0, wall: wall0)
         XCTAssertTrue(first.contains { $0.contains("ALR") && $0.contains("GPS: no usable GPS reading for 1:02; can't") }, "\(first)")
         // Six minutes on, the repetition carries the time as it is now, as a new revision.
-        lost.gpsLostText = "GPS: no usable GPS reading for 6:00, can't judge a drag"
+        lost.gpsLost = GPSLost(reason: .noReading, lost: .seconds(360), judgeable: nil)  // "... for 6:00, ..."
         let later = stream.update(BoxAlerts.alerts(from: lost), now: t0 + .seconds(298), wall: wall0 + 298)
         let alf = later.filter { $0.hasPrefix("$IIALF,2,2,") }
         XCTAssertEqual(alf.count, 1, "\(later)")

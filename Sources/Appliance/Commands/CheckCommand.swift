@@ -55,13 +55,7 @@ enum CheckCommand: Command {
             // The box's rows, with this process's fresher look at space and power; the box's
             // clock row (checked against GPS time) beats a local "can't tell".
             let mine = Dictionary(local.map { ($0.component, $0) }, uniquingKeysWith: { a, _ in a })
-            return s.checks.map { row in
-                // The GPS row says how long the GPS has been lost as of now, not as of the write.
-                if row.component == .gpsReading, let f = s.faults.first(where: { $0.kind == .gpsLost }), row.answer == "No: \(f.message)" {
-                    var asOfNow = row
-                    asOfNow.answer = "No: \(s.faultWords(f, now: now))"
-                    return asOfNow
-                }
+            return s.checks(now: now).map { row in
                 guard let fresh = mine[row.component] else { return row }
                 if row.component == .clock, fresh.status == .unknown { return row }
                 return fresh
