@@ -11,7 +11,8 @@ public enum JournalConstants {
     /// and a fix that sets a new farthest is never thinned out of the track.
     /// 4: swing records (type 18), what the swing had learnt about the anchor.
     /// 5: a swing record may end with the receiver's wander measured about the anchor.
-    public static let formatVersion: UInt16 = 5
+    /// 6: ...and after it, the receiver's quick excursions' reach and longest outing.
+    public static let formatVersion: UInt16 = 6
     /// A swing record holds at most this many cells (the most recently visited): with its
     /// other fields it stays within `maxPayload`.
     public static let maxSwingCells = 480

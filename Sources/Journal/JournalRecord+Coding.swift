@@ -240,7 +240,7 @@ extension JournalRecord {
             w.u8(UInt8(clamping: max(c.age, .zero).nanoseconds / 60_000_000_000))
         }
         // The receiver's wander about the same anchor, after the cells (a reader of version 4
-        // ignores it): 28 bytes, so a record of 480 cells stays within `maxPayload`.
+        // ignores it): 28 bytes, 36 from version 6, so a record of 480 cells stays within `maxPayload`.
         if let n = m.wander {
             w.f32(Float(n.level))
             w.f32(Float(n.swing))
@@ -249,6 +249,9 @@ extension JournalRecord {
             w.f32(n.weakVariance.map(Float.init) ?? .nan)
             w.f32(Float(n.weakFor))
             w.f32(n.usualAccuracy.map(Float.init) ?? .nan)
+            // From version 6: the excursion reach and the longest quick outing (8 bytes more).
+            w.f32(n.reach.map(Float.init) ?? .nan)
+            w.f32(n.outingLongest.map(Float.init) ?? .nan)
         }
     }
 
@@ -262,9 +265,18 @@ extension JournalRecord {
         func ok(_ v: Float) -> Bool { v.isFinite && v >= 0 }
         guard ok(level), ok(swing), ok(variance), ok(measured), ok(weakFor), weak.isNaN || ok(weak), usual.isNaN || ok(usual)
         else { return nil }
-        return .init(level: Double(level), swing: Double(swing), variance: Double(variance), measuredFor: Double(measured),
-                     weakVariance: weak.isNaN ? nil : Double(weak), weakFor: Double(weakFor),
-                     usualAccuracy: usual.isNaN ? nil : Double(usual))
+        var m = Watch.NoiseEstimate.Memory(
+            level: Double(level), swing: Double(swing), variance: Double(variance), measuredFor: Double(measured),
+            weakVariance: weak.isNaN ? nil : Double(weak), weakFor: Double(weakFor),
+            usualAccuracy: usual.isNaN ? nil : Double(usual))
+        // Version 6's excursion reach and longest outing; a version-5 record ends before them
+        // (the restore then takes the longest outing a quick one can be). Not plausible: both
+        // left out, the same as a version-5 record.
+        if let reach = r.f32(), let outing = r.f32(), reach.isNaN || ok(reach), outing.isNaN || ok(outing) {
+            m.reach = reach.isNaN ? nil : Double(reach)
+            m.outingLongest = outing.isNaN ? nil : Double(outing)
+        }
+        return m
     }
 
     static func decodeSwing(_ r: inout ByteReader) -> SwingEstimator.Memory? {

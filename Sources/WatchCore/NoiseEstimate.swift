@@ -87,8 +87,10 @@ extension Watch {
         /// the weak fixes' wander, the usual accuracy. Restored, the watch judges with the wander
         /// it judged with before the restart, and says it (the radius line's "wander of about N
         /// m", how far beyond the radius it rings) at once, not after measuring it again. The
-        /// speed's trust and the excursion reach are learnt again (until then the speed is not
-        /// trusted, as at a new mark).
+        /// quick excursions' reach and longest outing come back with it: without them a restart
+        /// would judge a receiver that runs out and back as if it never had, and persistence
+        /// would wait its floor alone. The speed's trust is learnt again (until then the speed
+        /// is not trusted, as at a new mark).
         public struct Memory: Hashable, Sendable {
             public var level: Double
             public var swing: Double
@@ -97,8 +99,14 @@ extension Watch {
             public var weakVariance: Double?
             public var weakFor: Double
             public var usualAccuracy: Double?
+            /// The excursion reach (`wanderReach`, m) and the longest quick outing
+            /// (`outingLongest`, s); nil when the memory was kept without them (a journal of
+            /// version 5): the reach is learnt again, and the outing taken as the longest a quick
+            /// one can be (`wanderOutingSpan`), so persistence waits for the most it could need.
+            public var reach: Double?
+            public var outingLongest: Double?
             public init(level: Double, swing: Double, variance: Double, measuredFor: Double, weakVariance: Double?,
-                        weakFor: Double, usualAccuracy: Double?) {
+                        weakFor: Double, usualAccuracy: Double?, reach: Double? = nil, outingLongest: Double? = nil) {
                 self.level = level
                 self.swing = swing
                 self.variance = variance
@@ -106,6 +114,8 @@ extension Watch {
                 self.weakVariance = weakVariance
                 self.weakFor = weakFor
                 self.usualAccuracy = usualAccuracy
+                self.reach = reach
+                self.outingLongest = outingLongest
             }
         }
 
@@ -113,16 +123,21 @@ extension Watch {
         public var memory: Memory? {
             guard let level, let variance else { return nil }
             return Memory(level: level, swing: swing, variance: variance, measuredFor: measuredFor,
-                          weakVariance: weakVariance, weakFor: weakFor, usualAccuracy: usualAccuracy)
+                          weakVariance: weakVariance, weakFor: weakFor, usualAccuracy: usualAccuracy,
+                          reach: wanderReach, outingLongest: outingLongest)
         }
 
         /// The wander as `memory` kept it; a memory that is not plausible (not finite, negative)
-        /// is left out, and the wander is measured again from nothing.
-        mutating func restore(_ m: Memory) {
+        /// is left out, and the wander is measured again from nothing. A memory without the
+        /// longest outing takes `outingBound`, the longest a quick outing can be.
+        mutating func restore(_ m: Memory, outingBound: Double) {
             func ok(_ v: Double) -> Bool { v.isFinite && v >= 0 }
             guard ok(m.level), ok(m.swing), ok(m.variance), ok(m.measuredFor), ok(m.weakFor),
-                  m.weakVariance.map(ok) ?? true, m.usualAccuracy.map(ok) ?? true
+                  m.weakVariance.map(ok) ?? true, m.usualAccuracy.map(ok) ?? true,
+                  m.reach.map(ok) ?? true, m.outingLongest.map(ok) ?? true
             else { return }
+            wanderReach = m.reach ?? 0
+            outingLongest = min(m.outingLongest ?? outingBound, outingBound)
             level = m.level
             swing = max(m.swing, m.level)
             variance = m.variance

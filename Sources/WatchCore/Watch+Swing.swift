@@ -6,16 +6,20 @@ extension Watch {
     /// distance from the mark grows.
     /// What the swing has learnt is handed on to be kept when it is due (`SwingEstimator.saveDue`).
     /// The wander shown changing (first measured, or a metre more or less) is due too, at most a
-    /// minute after the last: the journal keeps the wander the box says.
+    /// minute after the last: the journal keeps the wander the box says. So is a quick
+    /// excursion that reached a metre further, or an outing 5 s longer, than those kept: a
+    /// restart judges with the excursions it had seen.
     mutating func learnSwing(_ position: Coordinate, distance: Meters, at now: Instant, into out: inout [Action]) {
         swing.add(position, at: now)
         let shown = wanderShown
-        let wanderDue = shown != wanderSaved && wanderSavedAt.map { now - $0 >= .seconds(60) } ?? true
+        let grew = noise.wanderReach > excursionsSaved.reach + 1 || noise.outingLongest > excursionsSaved.outing + 5
+        let wanderDue = (shown != wanderSaved || grew) && wanderSavedAt.map { now - $0 >= .seconds(60) } ?? true
         if swing.saveDue || wanderDue, let memory = swingMemory(at: now) {
             out.append(.swingLearnt(memory))
             swing.saved(at: now)
             wanderSaved = shown
             wanderSavedAt = now
+            excursionsSaved = (noise.wanderReach, noise.outingLongest)
         }
         farthest = max(farthest ?? distance, distance)
         if let e = swing.estimate, e.settled {

@@ -30,6 +30,8 @@ public struct Watch: Sendable {
     /// (Watch+Swing.swift, `learnSwing`).
     var wanderSaved: Int?
     var wanderSavedAt: Instant?
+    /// The excursion reach (m) and longest quick outing (s) last handed on to be kept.
+    var excursionsSaved = (reach: 0.0, outing: 0.0)
     public private(set) var lastUsable: GPSReading?
     /// Why the most recent reading was not usable; nil when it was.
     private var lastRejection: CantJudgeReason?
@@ -147,12 +149,13 @@ public struct Watch: Sendable {
         offSwingAt = nil
         if anchor != nil, let memory {
             swing.restore(memory, at: now)
-            if let wander = memory.wander { noise.restore(wander) }
+            if let wander = memory.wander { noise.restore(wander, outingBound: settings.wanderOutingSpan.seconds) }
         }
         let actions = restore(anchor: anchor, radius: radius, armed: armed, ringingEpisode: ringingEpisode,
                        lastEpisode: lastEpisode, farthest: farthest, at: now)
         wanderSaved = wanderShown
         wanderSavedAt = now
+        excursionsSaved = (noise.wanderReach, noise.outingLongest)
         return actions
     }
 
@@ -730,6 +733,7 @@ public struct Watch: Sendable {
         persistSince = nil
         noise = NoiseEstimate()
         wanderSaved = nil
+        excursionsSaved = (0, 0)
         gpsDebt = .zero
         judgedSince = nil
     }

@@ -174,4 +174,35 @@ final class SwingRecordTests: XCTestCase {
         let (_, recovery) = open(fs, at: 10)
         XCTAssertEqual(recovery.swing?.wander, Self.wander)
     }
+
+    /// The quick excursions' reach and longest outing ride after the wander (format 6): they
+    /// come back as written; a record that ends before them (format 5) has the wander without
+    /// them; ones that are not plausible are dropped, the wander kept.
+    func testTheExcursionsRideWithTheWander() throws {
+        func decoded(_ payload: [UInt8]) -> Watch.NoiseEstimate.Memory? {
+            guard case .success(let back) = JournalRecord.decode(type: RecordType.swing.rawValue, payload: payload[...]),
+                case .swing(let m) = back.record
+            else { return nil }
+            return m.wander
+        }
+        var m = Self.learnt
+        var wander = Self.wander
+        wander.reach = 12.5
+        wander.outingLongest = 70.25
+        m.wander = wander
+        let full = JournalRecord.swing(m).payload(at: stamp(0))
+        XCTAssertEqual(decoded(full), wander)
+        var five = wander
+        five.reach = nil
+        five.outingLongest = nil
+        XCTAssertEqual(decoded(Array(full.dropLast(8))), five, "a record of format 5 ends with the wander")
+        var bad = wander
+        bad.outingLongest = -3
+        m.wander = bad
+        XCTAssertEqual(decoded(JournalRecord.swing(m).payload(at: stamp(0))), five)
+        bad.outingLongest = 70.25
+        bad.reach = .infinity
+        m.wander = bad
+        XCTAssertEqual(decoded(JournalRecord.swing(m).payload(at: stamp(0))), five)
+    }
 }
