@@ -37,15 +37,20 @@ flags=(-sanitize=fuzzer,address -O -g -parse-as-library -swift-version 6 -I Sour
 quiet() { grep -v -e "Cannot export local symbol" -e "^$" || true; }
 
 built_modules=" "
-build_module() {
+build_module() {   # build_module MODULE[=PATHS] DEPENDENCIES...: the modules before it in its target's list
     local m=${1%%=*} paths=Sources/${1%%=*}
     [[ $1 == *=* ]] && paths=${1#*=}
+    shift
     [[ $built_modules == *" $m "* ]] && return 0
     local out=$build/modules/$m.o
-    local sources
+    local sources deps=()
     mapfile -t sources < <(find ${paths//:/ } -name '*.swift' | sort)
-    # Rebuild only when a source is newer than the object.
-    if [ ! -f "$out" ] || [ -n "$(find "${sources[@]}" -newer "$out" | head -1)" ]; then
+    local d
+    for d in "$@"; do deps+=("$build/modules/${d%%=*}.swiftmodule"); done
+    # Rebuild when a source, or a module it was built against, is newer than the object: a
+    # module built against an older WatchCore lays its structs out the old way, and the fuzzer
+    # then reports the mismatch as a crash (or hides one).
+    if [ ! -f "$out" ] || [ -n "$(find "${sources[@]}" "${deps[@]}" -newer "$out" 2>/dev/null | head -1)" ]; then
         echo "fuzz: building module $m"
         swiftc "${flags[@]}" -enable-testing -module-name "$m" -wmo -c "${sources[@]}" \
             -emit-module -emit-module-path "$build/modules/$m.swiftmodule" -I "$build/modules" -o "$out" 2>&1 | quiet
@@ -91,9 +96,11 @@ for line in "${TARGETS[@]}"; do
     throttle
     objects=()
     ok=1
+    before=()
     for m in ${modules//,/ }; do
-        if ! build_module "$m"; then ok=0; break; fi
+        if ! build_module "$m" "${before[@]}"; then ok=0; break; fi
         objects+=("$build/modules/${m%%=*}.o")
+        before+=("$m")
     done
     bin=$build/bin/$name
     if [ $ok -eq 1 ]; then
