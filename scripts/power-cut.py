@@ -617,7 +617,7 @@ def examine(w, dev, where, cut, runtime, cut_mnt, inside_note=None):
     """One cut card: it mounts, the recap holds every receipted decision by its identity and
     nothing sent after the cut, and the box starts on it and restores the last decision there.
     The box runs on `dev` (its start's own writes go there). Returns True when judged."""
-    global checked, lost, failed_starts
+    global checked, lost, failed_starts, sabotaged
     why = None
     if fs == "ext4-nojournal":
         # Without a journal nothing puts the card's metadata right at a mount: the boot's check
@@ -664,7 +664,6 @@ def examine(w, dev, where, cut, runtime, cut_mnt, inside_note=None):
     if sabotage == "lost-release":
         # Test-only (scripts/test-powercut.sh --sabotage lost-release): the card lost its last
         # "Anchor released" where an earlier one is still there.
-        global sabotaged
         rel = [k for k, x in enumerate(seen) if x == "Anchor released"]
         if len(rel) >= 2:
             del seen[rel[-1]]
