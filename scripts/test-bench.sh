@@ -50,10 +50,11 @@ fi
 # front of it there, so its three must-fail runs take that rule out as well: with it, they ring
 # the probe's good 6 m nights besides 1210 and 1463. pm=0 (persistence counting from the radius
 # after its 45 s floor alone, not after the receiver's longest quick outing) rings the mutant
-# probe's good 6 m night 24.
+# probe's good 6 m night 24, and so does pm=0.6 (persistence after 0.6 of that outing, where
+# the shipped 0.75 is quiet).
 t=off=doppler-trust
 n=off=doppler-now
-mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0"
+mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6"
 peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
 must_fail() { # NAME, then the command
     local name=$1; shift

@@ -96,6 +96,15 @@ extension Probes {
             }
             firsts.append(first ?? 9999)
             boxes.append((Contender.box("probe", settings).run(s).firstAlarm ?? 9999) - exit)
+            if Process.environment("ANCHOR_PROBE_DRAG") == "\(i)" {
+                RegressionCheck.trace(s, settings, exit + boxes.last!)
+            }
+            if Process.environment("ANCHOR_PROBE_EACH") != nil {
+                let peers = ["ankerwache", "delay-60"].map { slug in
+                    "\(slug) \(Format.fixed((Contender.named(slug)!.run(s).firstAlarm ?? 9999) - exit))"
+                }
+                print("drag \(i): box \(Format.fixed(boxes.last!)), \(peers.joined(separator: ", ")), bound \(Format.fixed(bounds.last!)), most outside \(Format.fixed(firsts.last!))")
+            }
         }
         func q(_ a: [Double]) -> String {
             let s = a.sorted()

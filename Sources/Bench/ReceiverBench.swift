@@ -10,7 +10,7 @@ enum ReceiverBench {
     /// 20 m; `ANCHOR_RECEIVERS_MARGIN=M` judges the modelled receivers at M instead (a stress:
     /// the same seeds, the alert radius closer to where the boat lies).
     static let margin = Process.environment("ANCHOR_RECEIVERS_MARGIN").flatMap { Double($0) } ?? 20.0
-    static let speeds = [0.5, 1.0, 2.0, 4.0]
+    static let speeds = [0.2, 0.5, 1.0, 2.0, 4.0]
 
     static func seedSet(_ name: String) -> UInt64? { name == "tune" ? 7 : name == "held-out" ? 8 : nil }
 

@@ -286,7 +286,7 @@ extension RegressionCheck {
             guard s.exitT == nil ? t > ring - 60 : t > exit - 15, t <= ring + 1 else { continue }
             let n = r.watch.noise
             let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
-            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
+            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) out \(Format.fixed(n.outingLongest, 0)) run \(Format.fixed(r.watch.persistRun, 0)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
         }
     }
 }

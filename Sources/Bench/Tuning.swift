@@ -78,6 +78,8 @@ enum Tuning {
         case "pf": s.persistFloor = .seconds(x)
         case "pm": s.persistMargin = x
         case "pd": s.persistDeadband = x
+        case "pg": s.persistGive = x
+        case "pb": s.persistBridge = .seconds(x)
         case "db": s.deadband = x
         case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)

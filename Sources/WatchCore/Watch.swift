@@ -51,8 +51,11 @@ public struct Watch: Sendable {
     /// of one wander beyond the deadband, as of the fix at `evidenceAt`.
     private var evidence = 0.0
     private var evidenceAt: Instant?
-    /// The first fix of the unbroken run of steady fixes beyond the alert radius (persistence).
+    /// The first fix of the run of steady fixes beyond the alert radius (persistence).
     private var persistSince: Instant?
+    /// The run's seconds beyond the alert radius, less `persistGive` times its seconds inside
+    /// (persistence; read by the benchmark's traces).
+    public private(set) var persistRun = 0.0
     /// The receiver's measured wander.
     public private(set) var noise = NoiseEstimate()
     /// Can't-judge time less judged time while armed (never below zero), when it was last
@@ -414,18 +417,33 @@ public struct Watch: Sendable {
     }
 
     /// Persistence: a drag stands beyond the radius and stays; the receiver's quick outings come
-    /// back. Once every steady fix, with no gap, has stood beyond the alert radius for
-    /// `persistFloor` and for `persistMargin` times the longest quick outing the receiver has
-    /// shown (the outing learnt before this fix), the fix counts from the radius itself.
+    /// back. The run counts the seconds its steady fixes stand beyond the alert radius, and a
+    /// fix inside takes `persistGive` times its seconds back (an up/down count: a drag's first
+    /// minutes dip inside on the noise); a gap up to `persistBridge` keeps the run but adds one
+    /// second at most (silence is not evidence); a weak or burst fix, or a longer gap, ends it.
+    /// Once the run stands at `persistFloor` and at `persistMargin` times the longest quick
+    /// outing the receiver has shown (the outing learnt before this fix), the fix counts from
+    /// the radius itself.
     private mutating func persists(_ s: Sample, gap: Double) -> Bool {
-        guard s.steady, gap <= 1.5, s.distance - settings.accuracyWeight * s.accuracy > radius.value else {
+        guard s.steady, gap <= max(1.5, settings.persistBridge.seconds) else {
             persistSince = nil
+            persistRun = 0
             return false
         }
-        let since = persistSince ?? s.at
-        persistSince = since
+        guard s.distance - settings.accuracyWeight * s.accuracy > radius.value else {
+            let taken = settings.persistGive * gap
+            if taken.isNaN || persistRun <= taken {
+                persistSince = nil
+                persistRun = 0
+            } else {
+                persistRun -= taken
+            }
+            return false
+        }
+        if persistSince != nil { persistRun += gap <= 1.5 ? gap : 1 }
+        persistSince = persistSince ?? s.at
         let need = max(settings.persistFloor.seconds, settings.persistMargin * s.outing)
-        return (s.at - since).seconds >= need
+        return persistRun >= need
     }
 
     /// The excursion reach (`NoiseEstimate.wanderReach`) from a fix at `distance`, `gap` seconds
@@ -477,6 +495,7 @@ public struct Watch: Sendable {
         evidence = 0
         evidenceAt = nil
         persistSince = nil
+        persistRun = 0
         beyondInWindow = 0
         beyondRun = 0
         for i in samplesHead..<samples.count {
@@ -731,6 +750,7 @@ public struct Watch: Sendable {
         evidence = 0
         evidenceAt = nil
         persistSince = nil
+        persistRun = 0
         noise = NoiseEstimate()
         wanderSaved = nil
         excursionsSaved = (0, 0)

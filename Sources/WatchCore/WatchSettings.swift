@@ -81,13 +81,23 @@ public struct WatchSettings: Hashable, Sendable {
     public var wanderReachSpan: Duration = .seconds(21_600)
     public var wanderOutingSpan: Duration = .seconds(90)
     public var wanderTail: Double = 2
-    /// Persistence: once every steady fix (3D, no burst, no gap) has stood beyond the alert
-    /// radius for `persistFloor`, and for `persistMargin` times the longest quick outing the
-    /// receiver has shown beyond its level (`NoiseEstimate.outingLongest`), a fix counts in the
-    /// plain wander with `persistDeadband` (Docs/verdict.md, "Persistence").
+    /// Persistence: once the steady fixes (3D, no burst) have stood beyond the alert radius for
+    /// `persistFloor`, and for `persistMargin` times the longest quick outing the receiver has
+    /// shown beyond its level (`NoiseEstimate.outingLongest`), each second inside taking
+    /// `persistGive` seconds back, a fix counts in the plain wander with `persistDeadband`
+    /// (Docs/verdict.md, "Persistence"). 0.75 of the outing, not less: at 0.6 the regression
+    /// check's good 6 m night 24 rings (`ANCHOR_BOX_SET=pm=0.6 anchor-bench --check`).
     public var persistFloor: Duration = .seconds(45)
-    public var persistMargin: Double = 1
+    public var persistMargin: Double = 0.75
     public var persistDeadband: Double = 0
+    /// What a steady fix inside the radius takes from the run, in seconds per second of it
+    /// (infinity: the run starts again). 2, so a wander that stands out less than two thirds of
+    /// the time never builds a run (`EvidenceWeightTests.testWanderingOutAndBackNeverRings`
+    /// rings at 1).
+    public var persistGive: Double = 2
+    /// A gap in the fixes up to this long keeps the run, the fix after it counting one second;
+    /// a longer one starts it again.
+    public var persistBridge: Duration = .seconds(5)
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0

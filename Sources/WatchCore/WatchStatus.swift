@@ -142,9 +142,10 @@ extension Watch {
         return Meters((settings.deadband * max(sigma, excursionUnit)).rounded())
     }
 
-    /// How long every steady fix must stand beyond the alert radius before they count from the
-    /// radius itself (`Watch.persists`): `persistFloor`, or `persistMargin` times the longest
-    /// quick outing the receiver has shown, up to the next 5 s. A boat that stays beyond rings a
+    /// How long the steady fixes must stand beyond the alert radius (a second inside taking
+    /// `persistGive` back) before they count from the radius itself (`Watch.persists`):
+    /// `persistFloor`, or `persistMargin` times the longest quick outing the receiver has shown,
+    /// up to the next 5 s. A boat that stays beyond rings a
     /// few seconds after, however short of `ringsBeyond` it stands.
     public var ringsAfter: Duration? {
         guard adviceSigma != nil else { return nil }

@@ -49,7 +49,9 @@ final class RingDistanceTests: XCTestCase {
         func fix(east: Double) {
             now = now + .seconds(1)
             let d = east + scatter()
-            outFor = d > 30 ? outFor + 1 : 0
+            // "Stays beyond it over S s" counts as the words are meant (Docs/verdict.md,
+            // "Persistence"): a second beyond adds one, a second inside takes two back.
+            outFor = d > 30 ? outFor + 1 : max(0, outFor - 2)
             let p = Geodesy.destination(from: origin, bearing: 90, distance: Meters(d))
             _ = b.handle(.reading(GPSReading(mode: .threeD, position: p, accuracy: 4, received: now)), now: now)
             b.refresh(now: now)
@@ -75,10 +77,10 @@ final class RingDistanceTests: XCTestCase {
             fix(east: east)
         }
         XCTAssertEqual(b.watch.alarm.kind, .ringing)
-        // Never before the line it said, unless every fix stood beyond the radius as long as it
-        // said; after it by no more than the wander (the evidence adds up while the boat moves
-        // on: measured 4.9 m further at 3 m a minute).
-        XCTAssertTrue(east >= at - 1 || outFor >= after, "said \(said); rang with the boat at \(east) m, every fix beyond for \(outFor) s")
+        // Never before the line it said, unless the fixes stood beyond the radius as long as it
+        // said (net of twice the seconds inside); after it by no more than the wander (the
+        // evidence adds up while the boat moves on: measured 4.9 m further at 3 m a minute).
+        XCTAssertTrue(east >= at - 1 || outFor >= after, "said \(said); rang with the boat at \(east) m, beyond for \(outFor) s net")
         XCTAssertLessThanOrEqual(east - at, wander, "said \(said); rang with the boat at \(east) m")
     }
 
@@ -97,7 +99,9 @@ final class RingDistanceTests: XCTestCase {
             now = now + .seconds(1)
             i += 1
             let d = east + (i % 2 == 0 ? 1 : -1)
-            outFor = d > 30 ? outFor + 1 : 0
+            // "Stays beyond it over S s" counts as the words are meant (Docs/verdict.md,
+            // "Persistence"): a second beyond adds one, a second inside takes two back.
+            outFor = d > 30 ? outFor + 1 : max(0, outFor - 2)
             let p = Geodesy.destination(from: origin, bearing: 90, distance: Meters(d))
             _ = b.handle(.reading(GPSReading(mode: .threeD, position: p, accuracy: 4, received: now)), now: now)
             b.refresh(now: now)
@@ -128,8 +132,8 @@ final class RingDistanceTests: XCTestCase {
         // At 3 m a minute the boat stays beyond the radius long before it reaches the line:
         // it rings as said, a few seconds after every fix has stood beyond as long as it said.
         if east < at - 1 {
-            XCTAssertGreaterThanOrEqual(outFor, after, "said \(said); rang with the boat at \(east) m, every fix beyond for \(outFor) s")
-            XCTAssertLessThanOrEqual(outFor, after + 15, "said \(said); rang with the boat at \(east) m, every fix beyond for \(outFor) s")
+            XCTAssertGreaterThanOrEqual(outFor, after, "said \(said); rang with the boat at \(east) m, beyond for \(outFor) s net")
+            XCTAssertLessThanOrEqual(outFor, after + 15, "said \(said); rang with the boat at \(east) m, beyond for \(outFor) s net")
         }
         XCTAssertLessThanOrEqual(east - at, wander, "said \(said); rang with the boat at \(east) m")
     }
