@@ -17,19 +17,24 @@ cd "$(dirname "$0")/.."
 swift build -c release --product anchor-bench >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ! .build/release/anchor-bench --check >"$out/check.txt"; then
-    grep -v '^ok ' "$out/check.txt"
-    echo "test-bench: FAIL: the regression check failed"
-    exit 1
-fi
-if .build/release/anchor-bench --check --rule one-fix >"$out/one-fix.txt"; then
-    echo "test-bench: FAIL: the regression check passed the one-fix rule: it can't tell a broken verdict"
-    exit 1
-fi
-if .build/release/anchor-bench --check --rule box:no-doppler >"$out/no-doppler.txt"; then
-    echo "test-bench: FAIL: the regression check passed the box without its Doppler: it can't tell the fast-drag rule broken"
-    exit 1
-fi
+bench=.build/release/anchor-bench
+# Every run below is independent: they run two at a time (the machine's two cores), the longest
+# first, and are judged once all have ended, each as it would be alone.
+slot() { while (( $(jobs -rp | wc -l) >= 2 )); do wait -n || true; done; }
+job() { # NAME, then the command: its output in $out/NAME.txt, its exit status in $out/NAME.rc
+    local name=$1; shift
+    slot
+    ( if "$@" >"$out/$name.txt" 2>"$out/$name.err"; then echo 0; else echo $?; fi >"$out/$name.rc" ) &
+}
+status() { cat "$out/$1.rc"; }
+# 1. The regression check with the shipped defaults (about 25 s).
+job check "$bench" --check
+# 2. It can fail: the one-fix rule, the box without its Doppler (the fast 2 kn drags then ring
+#    too late), each guard removed, each peer's rule.
+job no-doppler "$bench" --check --rule box:no-doppler
+# 3. The benchmark end to end, the tuning replay (each about 25 s).
+job tune "$bench" --tune --quick
+job tables "$bench" --quick --plots "$out"
 # Each guard of the rule removed, and each peer's rule, must fail the check (issue 24): a knob
 # set past what keeps it quiet or quick (ANCHOR_BOX_SET, Sources/Bench/Tuning.swift), or a guard
 # taken out of the code (off=GUARD, Sources/WatchCore/WatchGuard.swift), each alone, up to its first failed run
@@ -56,44 +61,51 @@ t=off=doppler-trust
 n=off=doppler-now
 mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6"
 peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
-must_fail() { # NAME, then the command
-    local name=$1; shift
-    if "$@" >"$out/mutant-$name.txt"; then echo "$name" >>"$out/passed"; fi
-}
-n=0
-for m in $mutants; do
-    ANCHOR_BOX_SET=$m must_fail "$m" .build/release/anchor-bench --check --fail-fast &
-    if (( ++n % 2 == 0 )); then wait; fi
-done
-for p in $peers; do
-    must_fail "$p" .build/release/anchor-bench --check --fail-fast --rule "$p" &
-    if (( ++n % 2 == 0 )); then wait; fi
-done
-wait
-if [ -s "$out/passed" ]; then
-    echo "test-bench: FAIL: the regression check passed with a guard removed or a peer's rule: $(tr '\n' ' ' <"$out/passed")"
-    exit 1
-fi
+for m in $mutants; do job "mutant-$m" env ANCHOR_BOX_SET="$m" "$bench" --check --fail-fast; done
+for p in $peers; do job "peer-$p" "$bench" --check --fail-fast --rule "$p"; done
+job one-fix "$bench" --check --rule one-fix
 # The swing estimate on issue 26's night (a 28 m swing circle, a good receiver wandering 2.5 m
 # slowly, the mark taken late a rode's length off, a 110 degree wind shift half way): 40 nights
 # on seeds 100..139. Any wrong offer (a centre more than 10 m from the anchor) fails (the bench
 # exits 1); how many nights settle is printed (Docs/benchmarks.md, "The swing on issue 26's night").
-if ! .build/release/anchor-bench --swing-settle 100..139 >"$out/swing.txt"; then
+job swing "$bench" --swing-settle 100..139
+wait
+if [ "$(status check)" != 0 ]; then
+    grep -v '^ok ' "$out/check.txt"
+    echo "test-bench: FAIL: the regression check failed"
+    exit 1
+fi
+if [ "$(status one-fix)" = 0 ]; then
+    echo "test-bench: FAIL: the regression check passed the one-fix rule: it can't tell a broken verdict"
+    exit 1
+fi
+if [ "$(status no-doppler)" = 0 ]; then
+    echo "test-bench: FAIL: the regression check passed the box without its Doppler: it can't tell the fast-drag rule broken"
+    exit 1
+fi
+passed=()
+for m in $mutants; do [ "$(status "mutant-$m")" != 0 ] || passed+=("$m"); done
+for p in $peers; do [ "$(status "peer-$p")" != 0 ] || passed+=("$p"); done
+if [ ${#passed[@]} -gt 0 ]; then
+    echo "test-bench: FAIL: the regression check passed with a guard removed or a peer's rule: ${passed[*]}"
+    exit 1
+fi
+if [ "$(status swing)" != 0 ]; then
     tail -1 "$out/swing.txt"
     echo "test-bench: FAIL: the swing offered a wrong move"
     exit 1
 fi
 swing=$(tail -1 "$out/swing.txt")
-.build/release/anchor-bench --quick --plots "$out" >"$out/tables.txt" 2>"$out/progress.txt"
+[ "$(status tables)" = 0 ] || { tail -5 "$out/tables.err"; echo "test-bench: FAIL: the quick benchmark failed"; exit 1; }
 for f in false-alarms.svg drag-0.5kn.svg drag-speeds-good-1hz.svg drag-speeds-poor-1hz.svg; do
     grep -q "</svg>" "$out/$f" || { echo "test-bench: FAIL: $f not written"; exit 1; }
 done
 for t in "Box (defaults)" "Held-out receivers" "Drags under dropouts" "Restarts"; do
     grep -q "$t" "$out/tables.txt" || { echo "test-bench: FAIL: no table: $t"; exit 1; }
 done
-.build/release/anchor-bench --cost-driver 100 >/dev/null
-.build/release/anchor-bench --tune --quick >"$out/tune.txt"
+[ "$(status tune)" = 0 ] || { tail -5 "$out/tune.err"; echo "test-bench: FAIL: the tuning replay failed"; exit 1; }
 grep -q "^| settings (BoxTuning.candidates)" "$out/tune.txt" || { echo "test-bench: FAIL: no tuning table"; exit 1; }
-.build/release/anchor-bench --holding-log "$out/hold.nmea" 10 >/dev/null
+"$bench" --cost-driver 100 >/dev/null
+"$bench" --holding-log "$out/hold.nmea" 10 >/dev/null
 [ "$(grep -c '^\$GPGGA' "$out/hold.nmea")" = 100 ] || { echo "test-bench: FAIL: holding log"; exit 1; }
 echo "test-bench: PASS: $(tail -1 "$out/check.txt" | sed 's/^check: PASS: //'); $(echo $mutants | wc -w) guards removed and $(echo $peers | wc -w) peers' rules fail it; one-fix fails it ($(tail -1 "$out/one-fix.txt" | sed 's/^check: FAIL: //')); the box without its Doppler fails it ($(tail -1 "$out/no-doppler.txt" | sed 's/^check: FAIL: //')); quick benchmark ran ($(grep -c '^|' "$out/tables.txt") table rows, 4 plots); ${swing#swing-settle: }"
