@@ -12,13 +12,22 @@ final class GPSDClientScenarioTests: XCTestCase {
 
     /// Today's date as RMC writes it (ddmmyy), and seconds of the day now, so that the GPS time of
     /// a written log is close to the system clock (no clock fault) unless a test wants one.
+    /// The UTC date (ddmmyy) and second of the day the tests stamp their sentences with. They
+    /// send fixes up to two minutes old (`now - 120`): in the first 130 s after midnight UTC that
+    /// second would be negative (a run in the first seconds after midnight UTC saw no repeat of
+    /// a stuck receiver's epoch), so it is then the last second of the day before, at most 130 s
+    /// before the clock, inside its 300 s tolerance.
     static func today() -> (date: String, secondsOfDay: Int) {
         var t = time(nil)
         var tm = tm()
         gmtime_r(&t, &tm)
+        func second(_ tm: tm) -> Int { Int(tm.tm_hour) * 3600 + Int(tm.tm_min) * 60 + Int(tm.tm_sec) }
+        if second(tm) < 130 {
+            t -= time_t(second(tm) + 1)
+            gmtime_r(&t, &tm)
+        }
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return (two(tm.tm_mday) + two(tm.tm_mon + 1) + two(tm.tm_year % 100),
-                Int(tm.tm_hour) * 3600 + Int(tm.tm_min) * 60 + Int(tm.tm_sec))
+        return (two(tm.tm_mday) + two(tm.tm_mon + 1) + two(tm.tm_year % 100), second(tm))
     }
 
     func client(_ fake: GPSFakeFixture, _ tweak: (inout GPSDSettings) -> Void = { _ in }) -> GPSDClient {
