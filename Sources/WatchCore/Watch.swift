@@ -51,8 +51,8 @@ public struct Watch: Sendable {
     /// of one wander beyond the deadband, as of the fix at `evidenceAt`.
     private var evidence = 0.0
     private var evidenceAt: Instant?
-    /// The first fix of the run of steady fixes beyond the alert radius (persistence).
-    private var persistSince: Instant?
+    /// A run of steady fixes beyond the alert radius has started (persistence).
+    private var persistRunning = false
     /// The run's seconds beyond the alert radius, less `persistGive` times its seconds inside
     /// (persistence; read by the benchmark's traces).
     public private(set) var persistRun = 0.0
@@ -426,22 +426,22 @@ public struct Watch: Sendable {
     /// the radius itself.
     private mutating func persists(_ s: Sample, gap: Double) -> Bool {
         guard s.steady, gap <= max(1.5, settings.persistBridge.seconds) else {
-            persistSince = nil
+            persistRunning = false
             persistRun = 0
             return false
         }
         guard s.distance - settings.accuracyWeight * s.accuracy > radius.value else {
             let taken = settings.persistGive * gap
             if taken.isNaN || persistRun <= taken {
-                persistSince = nil
+                persistRunning = false
                 persistRun = 0
             } else {
                 persistRun -= taken
             }
             return false
         }
-        if persistSince != nil { persistRun += gap <= 1.5 ? gap : 1 }
-        persistSince = persistSince ?? s.at
+        if persistRunning { persistRun += gap <= 1.5 ? gap : 1 }
+        persistRunning = true
         let need = max(settings.persistFloor.seconds, settings.persistMargin * s.outing)
         return persistRun >= need
     }
@@ -494,7 +494,7 @@ public struct Watch: Sendable {
     private mutating func rejudgeWindow() {
         evidence = 0
         evidenceAt = nil
-        persistSince = nil
+        persistRunning = false
         persistRun = 0
         beyondInWindow = 0
         beyondRun = 0
@@ -749,7 +749,7 @@ public struct Watch: Sendable {
         beyondRun = 0
         evidence = 0
         evidenceAt = nil
-        persistSince = nil
+        persistRunning = false
         persistRun = 0
         noise = NoiseEstimate()
         wanderSaved = nil
