@@ -58,7 +58,7 @@ extension Watch {
         var lastTrack: RadialFix?
         /// What the speed has earned at anchor: the fastest smoothed radial speed away from the
         /// anchor that the track agreed with and that the boat then gave back (the smoothed speed
-        /// came back to nothing or toward the anchor), m/s, fading over `doppler_reach_span`; the
+        /// came back to nothing or toward the anchor), m/s, kept while the anchor is down; the
         /// fastest of the outward stretch under way, not yet given back; seconds of fixes about the
         /// mark that measured it (every verdict: a drag never teaches the reach, below). A drag never gives its speed back, so it never teaches the reach.
         public internal(set) var speedReach = 0.0
@@ -287,7 +287,7 @@ extension Watch {
         /// it once the boat gave it back.
         mutating func learnReach(dt: Double, settings s: WatchSettings) {
             reachFor += dt
-            speedReach *= expCore(-dt / s.dopplerReachSpan.seconds)
+            if let span = s.dopplerReachSpan { speedReach *= expCore(-dt / span.seconds) }
             let v = radialSpeed
             let agrees = abs(trackSpeed) >= s.dopplerAgreement * abs(v) && (trackSpeed > 0) == (v > 0)
             if v > 0 {

@@ -66,10 +66,14 @@ public struct WatchSettings: Hashable, Sendable {
     /// once `dopplerTrustSpan` of fixes about the mark has measured it, and only for a smoothed radial
     /// speed above `dopplerTrustMargin` times its reach, the fastest it moved away while the
     /// track agreed and the boat then gave back (a receiver whose speed moves with its position
-    /// shows its excursions there). The reach fades over `dopplerReachSpan`.
+    /// shows its excursions there). The reach fades over `dopplerReachSpan`; nil, the default,
+    /// keeps it while the anchor is down: how a receiver couples its speed to its position is the
+    /// receiver's, not the sky's, and its excursions come in any direction, so hours can pass
+    /// before the next one runs along the line again (a reach faded over 6 h rang a filter-speed
+    /// receiver 6.7 h into its night: Docs/benchmarks.md).
     public var dopplerTrustSpan: Duration = .seconds(600)
     public var dopplerTrustMargin: Double = 2
-    public var dopplerReachSpan: Duration = .seconds(21_600)
+    public var dopplerReachSpan: Duration? = nil
     /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
     /// stood from where the boat lay, either way, in an outing that came back within
     /// `wanderOutingSpan`) fades over `wanderReachSpan`. On position alone a fix's wander is at

@@ -12,20 +12,22 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
     /// Two hours at 1 Hz: the boat at 30 m from the anchor with a 40 m radius, wandering 2 m
     /// either side each second (its own speed 0.02 m/s, which the positions don't show), and
     /// every 20 minutes from the second minute an excursion straight away from the anchor: the
-    /// position goes out 12 m and back over 30 s (a raised cosine), the reported speed along
+    /// position goes out 14 m and back over 30 s (a raised cosine), the reported speed along
     /// with it (its whole rate of change, up to 1.26 m/s). The excursions' top stands 0 to 4 m
     /// beyond the radius, too little and too brief for position alone to ring on.
-    private func firstRing(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
+    private func firstRing(seconds: Int = 7200, excursionAt starts: [Int] = Array(stride(from: 120, to: 7200, by: 1200)),
+                           _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
         var h = Harness { s in
             s = WatchSettings()
             s.radius = 40
             configure(&s)
         }
         h.anchored(armed: true)
-        for i in 0..<7200 {
-            let into = Double((i - 120) % 1200), size = 14.0, length = 30.0
+        for i in 0..<seconds {
+            let size = 14.0, length = 30.0
             var out = 0.0, rate = 0.0
-            if i >= 120, into < length {
+            if let start = starts.last(where: { $0 <= i }), Double(i - start) < length {
+                let into = Double(i - start)
                 out = size * (1 - cos(2 * .pi * into / length)) / 2
                 rate = size * .pi / length * sin(2 * .pi * into / length)
             }
@@ -50,5 +52,24 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
         let ring = try XCTUnwrap(firstRing { $0.guardsOff.insert(.dopplerTrust) }, "the excursions never rang with the speed trusted")
         XCTAssertGreaterThan(ring, 120)
         XCTAssertNil(firstRing { $0.dopplerThreshold = .infinity }, "position alone rang")
+    }
+
+    /// The speed's reach is kept while the anchor is down: how a receiver couples its speed to
+    /// its position is the receiver's, and its excursions come in any direction, so hours can pass
+    /// before the next one runs along the line again. Three excursions in the first hour teach
+    /// the reach; the next comes 7 h later, and its speed is no more evidence than theirs was.
+    func testTheSpeedsReachIsKeptWhileTheAnchorIsDown() {
+        let starts = [120, 1320, 2520, 28_000]
+        XCTAssertNil(firstRing(seconds: 28_200, excursionAt: starts), "an excursion 7 h after the last one seen rang")
+    }
+
+    /// The same readings with the reach fading over 6 h (`dopplerReachSpan`) ring at the late
+    /// excursion, so the readings above do test the reach kept; position alone is quiet on them.
+    func testALateExcursionRingsOnlyWithTheReachFaded() throws {
+        let starts = [120, 1320, 2520, 28_000]
+        let ring = try XCTUnwrap(firstRing(seconds: 28_200, excursionAt: starts) { $0.dopplerReachSpan = .seconds(21_600) },
+                                 "the late excursion never rang with the reach faded")
+        XCTAssertGreaterThan(ring, 28_000)
+        XCTAssertNil(firstRing(seconds: 28_200, excursionAt: starts) { $0.dopplerThreshold = .infinity }, "position alone rang")
     }
 }
