@@ -42,7 +42,7 @@ vm_setup() {
 root_log=$(mktemp)
 setsid -w nice -n 10 image/trixie-root.sh >"$root_log" 2>&1 &
 root_pid=$!
-trap '[ -z "$root_pid" ] || kill -- -"$root_pid" 2>/dev/null; rm -f "$root_log"' EXIT
+trap '[ -z "$root_pid" ] || kill -- -"$root_pid" 2>/dev/null; [ -z "${kill_pid:-}" ] || kill "$kill_pid" 2>/dev/null; rm -f "$root_log"' EXIT
 root_wait() {
     [ -n "$root_pid" ] || return 0
     local t0=$SECONDS rc
@@ -69,9 +69,38 @@ step "build" swift build --build-tests
 # here to show as skipped.
 step "swift test" swift test --skip-build --skip "DriversTests.GPSD" --skip "DriversTests.ALSASirenLoopbackTests" \
     --skip "DriversTests.GPIOSim" --skip "ApplianceTests.LoopNeverWaitsTests/testOnARealSlowDisk"
+# The kill test waits on its box far more than it computes (200 cycles: 274 s, with 140 s of
+# CPU including its build), and test-journal's fuzzers run for a fixed time each: the kill test
+# starts beside test-journal (after test-image, which builds the release it runs), and its step
+# waits for it and prints what it printed.
+kill_pid="" kill_log=""
+kill_start() {
+    kill_log=$(mktemp)
+    scripts/test-kill.sh $full >"$kill_log" 2>&1 &
+    kill_pid=$!
+}
+kill_finish() {
+    local rc
+    if [ -z "$kill_pid" ]; then
+        scripts/test-kill.sh $full
+        return
+    fi
+    wait "$kill_pid"; rc=$?
+    kill_pid=""
+    cat "$kill_log"; rm -f "$kill_log"
+    return "$rc"
+}
 for t in scripts/test-*.sh; do
     [ -e "$t" ] || continue
     [ "$t" = scripts/test-image.sh ] && root_wait
+    if [ "$t" = scripts/test-journal.sh ] && [ -e scripts/test-kill.sh ]; then
+        echo "==> test-kill: started beside test-journal"
+        kill_start
+    fi
+    if [ "$t" = scripts/test-kill.sh ]; then
+        step "test-kill" kill_finish
+        continue
+    fi
     step "$(basename "$t" .sh)" "$t" $full
 done
 
