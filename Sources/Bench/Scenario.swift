@@ -64,6 +64,14 @@ struct Scenario {
     let seconds: Double
 
     static let nightSeconds: Double = 8 * 3600
+    /// When a drag breaks out, seconds after the mark: 10 to 30 minutes, or `ANCHOR_DRAG_AT=LO,HI`
+    /// for a look at drags later in a night (what the watch has learnt by then, as the reaches,
+    /// is more than the benchmark's drags see).
+    static let dragWindow: (lo: Double, hi: Double) = {
+        let p = Process.environment("ANCHOR_DRAG_AT")?.split(separator: ",").compactMap { Double($0) } ?? []
+        return p.count == 2 && p[0] >= 0 && p[1] > p[0] ? (p[0], p[1]) : (600, 1800)
+    }()
+
     /// How long after the true exit a rule may still ring before the drag counts as missed.
     static let dragFollow = 1200.0
     /// How long a restart run goes on after the box came back.
@@ -94,7 +102,7 @@ struct Scenario {
         switch kind {
         case .night: break
         case .drag(let knots):
-            let at = timeRNG.uniform(600, 1800)
+            let at = timeRNG.uniform(Scenario.dragWindow.lo, Scenario.dragWindow.hi)
             breakout = at
             model.breakOut(at: at, speedKnots: knots)
             seconds = at + (radius + 100) / (knots * 1852 / 3600) + Scenario.dragFollow
