@@ -10,13 +10,12 @@ import XCTest
 final class GPSDClientScenarioTests: XCTestCase {
     typealias Replay = GPSDClientReplayTests
 
-    /// Today's date as RMC writes it (ddmmyy), and seconds of the day now, so that the GPS time of
-    /// a written log is close to the system clock (no clock fault) unless a test wants one.
-    /// The UTC date (ddmmyy) and second of the day the tests stamp their sentences with. They
-    /// send fixes up to two minutes old (`now - 120`): in the first 130 s after midnight UTC that
-    /// second would be negative (a run in the first seconds after midnight UTC saw no repeat of
-    /// a stuck receiver's epoch), so it is then the last second of the day before, at most 130 s
-    /// before the clock, inside its 300 s tolerance.
+    /// The UTC date as RMC writes it (ddmmyy) and the second of the day the tests stamp their
+    /// sentences with: now, so that a written log's GPS time is close to the system clock (no
+    /// clock fault) unless a test wants one. They send fixes up to two minutes old (`now - 120`):
+    /// in the first 130 s after midnight UTC that second would be negative (a run then saw no
+    /// repeat of a stuck receiver's epoch), so it is then the last second of the day before, at
+    /// most 130 s before the clock, inside its 300 s tolerance.
     static func today() -> (date: String, secondsOfDay: Int) {
         var t = time(nil)
         var tm = tm()
