@@ -284,15 +284,15 @@ extension RegressionCheck {
         var r = Probes.armedReplay(s, settings)
         let exit = s.exitT ?? 0
         print("exit \(exit) bound \(s.boundT ?? 0) ring \(ring)")
+        // `ANCHOR_TRACE_WIDE=1`: the whole night before the ring, each fix 8 m or more from where
+        // the boat lies (the excursions the reaches learn from), not the last minute alone.
+        let wide = Process.environment("ANCHOR_TRACE_WIDE") == "1"
         for (k, reading) in s.readings.enumerated() {
             r.feed(reading)
             let t = reading.received.seconds
             let n = r.watch.noise
-            // `ANCHOR_TRACE_WIDE=1`: the whole night before the ring, each fix 8 m or more from
-            // where the boat lies (the excursions the reaches learn from), not the last minute.
-            let wide = Process.environment("ANCHOR_TRACE_WIDE") == "1"
-                && abs((s.measured[k]?.length ?? 0) - (n.level ?? 0)) >= 8 && t <= ring + 1
-            guard wide || (s.exitT == nil ? t > ring - 60 : t > exit - 15), t <= ring + 1 else { continue }
+            let excursion = wide && abs((s.measured[k]?.length ?? 0) - (n.level ?? 0)) >= 8
+            guard excursion || (s.exitT == nil ? t > ring - 60 : t > exit - 15), t <= ring + 1 else { continue }
             let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
             print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) out \(Format.fixed(n.outingLongest, 0)) run \(Format.fixed(r.watch.persistRun, 0)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
         }
