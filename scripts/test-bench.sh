@@ -18,8 +18,8 @@ swift build -c release --product anchor-bench >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 bench=.build/release/anchor-bench
-# Every run below is independent: they run two at a time (the machine's two cores), the longest
-# first, and are judged once all have ended, each as it would be alone.
+# Every run below is independent: they run two at a time (the machine's two cores), in the
+# order started, and are judged once all have ended, each as it would be alone.
 slot() { while (( $(jobs -rp | wc -l) >= 2 )); do wait -n || true; done; }
 job() { # NAME, then the command: its output in $out/NAME.txt, its exit status in $out/NAME.rc
     local name=$1; shift
