@@ -56,6 +56,11 @@ public struct Watch: Sendable {
     /// The run's seconds beyond the alert radius, less `persistGive` times its seconds inside
     /// (persistence; read by the benchmark's traces).
     public private(set) var persistRun = 0.0
+    /// The fixes leapt away from the last usable one (`jumped`) and have not stood inside the
+    /// alert radius since: beyond it they count only once persistent, or with the Doppler.
+    public private(set) var afterJump = false
+    /// When the fixes being set aside as a jump began.
+    private var jumpSince: Instant?
     /// The receiver's measured wander.
     public private(set) var noise = NoiseEstimate()
     /// Can't-judge time less judged time while armed (never below zero), when it was last
@@ -243,10 +248,22 @@ public struct Watch: Sendable {
             lastRejection = .poorAccuracy
             return
         }
-        if let previous = lastUsable, let from = previous.position, !plausible(from, previous, to: position, reading) {
-            lastRejection = .implausible
-            return
+        if let previous = lastUsable, let from = previous.position {
+            // A jump is set aside for `jumpSettle` at most: fixes that stay where they leapt to
+            // are then taken (a boat dragging faster than `jumpSpeed` across a dropout is never
+            // lost), and count as after a jump.
+            let leapt = jumped(from, previous, to: position, reading)
+            if leapt {
+                afterJump = true
+                if jumpSince == nil { jumpSince = reading.received }
+            }
+            let settled = jumpSince.map { reading.received - $0 >= settings.jumpSettle } ?? false
+            if leapt && !settled || !plausible(from, previous, to: position, reading) {
+                lastRejection = .implausible
+                return
+            }
         }
+        jumpSince = nil
         lastRejection = nil
         lastUsable = reading
         recentFixes.append(reading)
@@ -299,6 +316,16 @@ public struct Watch: Sendable {
         let dt = max((reading.received - previous.received).seconds, 0)
         let slack: Double = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
         return Geodesy.distance(from, to).value <= settings.maxPlausibleSpeed * dt + slack
+    }
+
+    /// A step from the last usable fix that no boat makes: farther than `jumpSpeed` over the
+    /// time between, plus `jumpSlack` times the receiver's step as measured at anchor (only
+    /// once measured for `swingSpan`, and only while there is an anchor to judge).
+    private func jumped(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
+        guard anchor != nil, noise.stepFor >= settings.swingSpan.seconds, !settings.guardsOff.contains(.jumps) else { return false }
+        let dt = max((reading.received - previous.received).seconds, 0)
+        let allowed = settings.jumpSpeed * dt + settings.jumpSlack * noise.stepSquare.squareRoot()
+        return Geodesy.distance(from, to).value > allowed
     }
 
     // MARK: - Evidence
@@ -380,7 +407,9 @@ public struct Watch: Sendable {
         sample.beyond = credit(sample, gap: gap) > 0
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
-        if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
+        let gateOpen = evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate)
+        noise.learnStep(east: o.east, north: o.north, at: t, learn: gateOpen, settings: settings)
+        if gateOpen {
             noise.learnNoise(distance: distance, gap: gap, at: t, settings: settings)
             noise.learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap, settings: settings)
             noise.learnSpeedSource(distance: distance, east: o.east, north: o.north, radial: radial, at: t, settings: settings)
@@ -411,7 +440,11 @@ public struct Watch: Sendable {
             : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
-        evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
+        // After a jump the fixes beyond the radius show where the receiver leapt to, not where
+        // the boat went: they count once they persist, or with the Doppler, not on position alone.
+        if s.distance <= radius.value { afterJump = false }
+        let held = afterJump && !s.moving && !persistent ? min(z, 0) : z
+        evidence = max(0, evidence + s.weight * min(max(held, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return z + deadband
     }
@@ -751,6 +784,8 @@ public struct Watch: Sendable {
         evidenceAt = nil
         persistRunning = false
         persistRun = 0
+        afterJump = false
+        jumpSince = nil
         noise = NoiseEstimate()
         wanderSaved = nil
         excursionsSaved = (0, 0)
