@@ -56,11 +56,10 @@ public struct Watch: Sendable {
     /// The run's seconds beyond the alert radius, less `persistGive` times its seconds inside
     /// (persistence; read by the benchmark's traces).
     public private(set) var persistRun = 0.0
-    /// The fixes leapt away from the last usable one (`jumped`) and have not stood inside the
-    /// alert radius since: beyond it they count only once persistent, or with the Doppler.
+    /// A fix leapt from the last one while the receiver's trusted speed said the boat stayed
+    /// (`leapt`), and no fix has stood inside the alert radius since: beyond it the fixes count
+    /// only once persistent, or with the Doppler.
     public private(set) var afterJump = false
-    /// When the fixes being set aside as a jump began.
-    private var jumpSince: Instant?
     /// The receiver's measured wander.
     public private(set) var noise = NoiseEstimate()
     /// Can't-judge time less judged time while armed (never below zero), when it was last
@@ -248,22 +247,13 @@ public struct Watch: Sendable {
             lastRejection = .poorAccuracy
             return
         }
-        if let previous = lastUsable, let from = previous.position {
-            // A jump is set aside for `jumpSettle` at most: fixes that stay where they leapt to
-            // are then taken (a boat dragging faster than `jumpSpeed` across a dropout is never
-            // lost), and count as after a jump.
-            let leapt = jumped(from, previous, to: position, reading)
-            if leapt {
-                afterJump = true
-                if jumpSince == nil { jumpSince = reading.received }
-            }
-            let settled = jumpSince.map { reading.received - $0 >= settings.jumpSettle } ?? false
-            if leapt && !settled || !plausible(from, previous, to: position, reading) {
-                lastRejection = .implausible
-                return
-            }
+        if let previous = lastUsable, let from = previous.position, !plausible(from, previous, to: position, reading) {
+            lastRejection = .implausible
+            return
         }
-        jumpSince = nil
+        if let previous = lastUsable, let from = previous.position, leapt(from, previous, to: position, reading) {
+            afterJump = true
+        }
         lastRejection = nil
         lastUsable = reading
         recentFixes.append(reading)
@@ -318,15 +308,31 @@ public struct Watch: Sendable {
         return Geodesy.distance(from, to).value <= settings.maxPlausibleSpeed * dt + slack
     }
 
-    /// A step from the last usable fix that no boat makes: farther than `jumpSpeed` over the
-    /// time between, plus `jumpSlack` times the receiver's step as measured at anchor (only
-    /// once measured for `swingSpan`, and only while there is an anchor to judge).
-    private func jumped(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
-        guard anchor != nil, noise.stepFor >= settings.swingSpan.seconds, !settings.guardsOff.contains(.jumps) else { return false }
+    /// A step from the last usable fix (up to `leapWithin` before) that no boat makes, while
+    /// the receiver's speed, trusted at anchor (`NoiseEstimate.trustedAbove`), says the boat is
+    /// not moving away (it stands below the bar it would clear to hasten a drag, smoothed and
+    /// in this reading): farther than `jumpSpeed` over the time between plus `jumpSlack` times
+    /// the receiver's step as measured at anchor (once measured for `swingSpan`). Two measured
+    /// inputs disagree, and the one that has earned trust wins until the other persists.
+    private func leapt(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
+        guard let anchor, noise.stepFor >= settings.swingSpan.seconds, !settings.guardsOff.contains(.jumps) else { return false }
         let dt = max((reading.received - previous.received).seconds, 0)
+        guard dt <= Self.leapWithin.seconds else { return false }
         let allowed = settings.jumpSpeed * dt + settings.jumpSlack * noise.stepSquare.squareRoot()
-        return Geodesy.distance(from, to).value > allowed
+        guard Geodesy.distance(from, to).value > allowed else { return false }
+        // The bar the Doppler must clear to say the boat moves away (`NoiseEstimate.movingAway`).
+        let trusted = noise.trustedAbove(settings)
+        let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted)
+        guard trusted.isFinite, noise.speedIndependent(settings), noise.radialSpeed <= bar else { return false }
+        let o = Geodesy.offset(from: anchor, to: to)
+        let distance = (o.east * o.east + o.north * o.north).squareRoot()
+        guard let radial = radialSpeed(reading, east: o.east, north: o.north, distance: distance) else { return false }
+        return radial <= bar
     }
+
+    /// Fixes further apart than this are not compared for a leap: across a dropout the boat
+    /// may have moved, and silence tells nothing of how.
+    static let leapWithin: Duration = .seconds(3)
 
     // MARK: - Evidence
 
@@ -785,7 +791,6 @@ public struct Watch: Sendable {
         persistRunning = false
         persistRun = 0
         afterJump = false
-        jumpSince = nil
         noise = NoiseEstimate()
         wanderSaved = nil
         excursionsSaved = (0, 0)
