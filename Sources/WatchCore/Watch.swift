@@ -324,7 +324,9 @@ public struct Watch: Sendable {
         let trusted = noise.trustedAbove(settings)
         let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted)
         guard trusted.isFinite, noise.speedIndependent(settings), noise.radialSpeed <= bar else { return false }
-        let o = Geodesy.offset(from: anchor, to: to)
+        // Along the line from the anchor to where the boat lay before the leap, not to where the
+        // fix leapt: a leap across the line turns that line, and the boat's own swing with it.
+        let o = Geodesy.offset(from: anchor, to: from)
         let distance = (o.east * o.east + o.north * o.north).squareRoot()
         guard let radial = radialSpeed(reading, east: o.east, north: o.north, distance: distance) else { return false }
         return radial <= bar

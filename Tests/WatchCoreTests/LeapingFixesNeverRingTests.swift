@@ -148,4 +148,21 @@ final class LeapingFixesNeverRingTests: XCTestCase {
         let bare = try XCTUnwrap(run(guardOff: true, doppler: doppler, place: Self.leaps).ring)
         XCTAssertEqual(guarded, bare)
     }
+
+    /// The speed is judged along the line to where the boat lay, not to where the fix leapt: a
+    /// boat sailing across its line at 0.6 m/s, its fixes leaping 25 m east and 20 m out, shows
+    /// 0.25 m/s away from the anchor along the line to the leapt fix, none along its own.
+    func testALeapAcrossTheLineIsJudgedOnTheBoatsOwnLine() {
+        var h = Harness { s in s = WatchSettings(); s.radius = 40 }
+        h.anchored(armed: true)
+        var n = Noise(x: 4242)
+        for i in 0..<4200 {
+            let leap = i >= 3600 && (i - 3600) % 300 < 12
+            let along = 30 + 1.5 * n.next() + (leap ? 20 : 0), across = 0.7 * n.next() + (leap ? 25 : 0)
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5,
+                                       speed: 0.6 + 0.05 * n.next(), track: 90, received: h.now)))
+            if case .ringing = h.watch.alarm { return XCTFail("a leap across the line rang at \(i) s") }
+            h.wait(1)
+        }
+    }
 }
