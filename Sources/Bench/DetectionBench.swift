@@ -10,7 +10,7 @@ struct DetectionBench {
         var dragsPerSpeed: [ReceiverProfile: Int]
         var speeds: [Double] = [0.2, 0.5, 1, 2, 3, 4]
         /// The receiver conditions, each judged on these cells with its own nights and drags.
-        var conditions: [Scenario.Condition] = [.dropouts, .accuracyBursts, .twoD, .rmcOnly, .sparse, .speedFromPosition]
+        var conditions: [Scenario.Condition] = [.dropouts, .accuracyBursts, .twoD, .rmcOnly, .sparse, .speedFromPosition, .leaps]
         var conditionCells: [(profile: ReceiverProfile, margin: Double)] = [(.good(1), 10), (.poor(1), 20)]
         var conditionNights = 0
         var conditionSpeeds: [Double] = [0.1, 0.5, 2]

@@ -244,6 +244,16 @@ enum RegressionCheck {
         // `ANCHOR_BOX_SET=rs=21600`): quiet with the reach kept while the anchor is down.
         fixedNights("filter speed 20 m, traced nights, the reach faded", [1428], modelled(.modelled(.filterSpeed), 7))
         fixedNights("filter speed 20 m, held-out nights, the reach faded", [3530], modelled(.modelled(.filterSpeed), 8))
+        // Leaping fixes (multipath, `Scenario.Condition.leaps`): nights of
+        // `ANCHOR_MUTANT_PROBE=good:10:leaps` that rang with the guard taken out
+        // (`ANCHOR_MUTANTS=off=jumps`: at 8,604, 5,839 and 2,679 s) and not with it; and drags
+        // through leaps still ring.
+        let leaps = "good:10:leaps"
+        guard let leapCell = MutantProbe.cell(leaps) else { fatalError("no cell \(leaps)") }
+        fixedNights("good 10 m, leaps, mutant probe nights", [0, 3, 7]) { MutantProbe.night(leapCell, $0, sources: sources) }
+        for knots in [0.5, 2.0] {
+            drag("good 10 m, leaps, \(Format.fixed(knots, 1)) kn", good, .leaps, knots: knots, runs: 2, boundFactor: conditionFactor)
+        }
         return out
     }
 

@@ -38,6 +38,10 @@ struct Scenario {
         /// Speed and course from the positions over the last 3 to 10 s (the span drawn per run):
         /// the smoothed SOG of a plotter or a receiver without Doppler.
         case smoothedSpeedFromPosition = "speed from positions over seconds"
+        /// Multipath leaps: 2 to 6 an hour, each throwing the fixes 15 to 40 m in a random
+        /// direction for 2 to 20 s, the reported accuracy and speed as they were (a Doppler
+        /// receiver beside a mast).
+        case leaps
     }
 
     let kind: Kind
@@ -184,7 +188,7 @@ struct Scenario {
             let stretch = stretchIndex < stretches.count && stretches[stretchIndex].start <= t ? stretches[stretchIndex] : nil
             let n = noise.at(t)
             let scale = stretch?.errorScale ?? 1
-            let e = p.east + scale * n.east, north = p.north + scale * n.north
+            let e = p.east + scale * n.east + (stretch?.leapEast ?? 0), north = p.north + scale * n.north + (stretch?.leapNorth ?? 0)
             let position = frame.coordinate(east: e, north: north)
             var accuracy: Meters? = Meters(stretch?.eph ?? n.eph * scale)
             var mode = GPSReading.Mode.threeD
@@ -265,6 +269,8 @@ struct Scenario {
         var end: Double
         var errorScale: Double
         var eph: Double?
+        /// A leap's offset of the fixes, east and north (m).
+        var leapEast = 0.0, leapNorth = 0.0
     }
 
     /// Fix gaps as a Poisson process: mostly a few seconds, sometimes half a minute, rarely two.
@@ -312,6 +318,15 @@ struct Scenario {
             while t < seconds {
                 out.append(Stretch(start: t, end: t + rng.uniform(10, 15), errorScale: 2, eph: rng.uniform(150, 400)))
                 t += rng.uniform(30, 60)
+            }
+        case .leaps:
+            let perHour = rng.uniform(2, 6)
+            var t = rng.exponential(mean: 3600 / perHour)
+            while t < seconds {
+                let length = rng.uniform(2, 20), size = rng.uniform(15, 40), angle = rng.uniform(0, 2 * .pi)
+                out.append(Stretch(start: t, end: t + length, errorScale: 1, eph: nil,
+                                   leapEast: size * Math.sin(angle), leapNorth: size * Math.cos(angle)))
+                t += length + rng.exponential(mean: 3600 / perHour)
             }
         case .twoD:
             var t = rng.uniform(120, 600)

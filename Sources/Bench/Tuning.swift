@@ -81,6 +81,8 @@ enum Tuning {
         case "pg": s.persistGive = x
         case "pb": s.persistBridge = .seconds(x)
         case "db": s.deadband = x
+        case "js": s.jumpSpeed = x
+        case "jk": s.jumpSlack = x
         case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)
         case "fa": s.fastest = .seconds(x)

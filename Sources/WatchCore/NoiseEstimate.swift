@@ -80,6 +80,13 @@ extension Watch {
         /// path's (Docs/verdict.md, "Persistence").
         public internal(set) var outingLongest = 0.0
         var outingOut = true
+        /// The receiver's step: the mean square of the move between consecutive holding fixes up
+        /// to 1.5 s apart (m², the boat's own motion and the fix's jitter together), measured over
+        /// `stepFor` seconds; the fix it was last taken from. A fix that leaps far beyond it is a
+        /// jump (`WatchSettings.jumpSpeed`).
+        public internal(set) var stepSquare = 0.0
+        public internal(set) var stepFor = 0.0
+        var lastStep: PlacedFix?
 
         /// What the wander measurement has learnt, to be kept across a restart with the swing's
         /// memory (`SwingEstimator.Memory.wander`, the journal's swing record): where the boat
@@ -333,6 +340,19 @@ extension Watch {
                 lagFixes.append(PlacedFix(at: t, east: east, north: north))
                 if lagFixes.count > lags { lagFixes.removeFirst(lagFixes.count - lags) }
             }
+        }
+
+        /// The step from the last fix to this one (east, north of the anchor, m), learnt when
+        /// `learn` (the noise gate open) and the two are up to 1.5 s apart.
+        mutating func learnStep(east: Double, north: Double, at t: Instant, learn: Bool, settings s: WatchSettings) {
+            defer { lastStep = PlacedFix(at: t, east: east, north: north) }
+            guard learn, let last = lastStep else { return }
+            let dt = (t - last.at).seconds
+            guard dt > 0, dt <= 1.5 else { return }
+            let de = east - last.east, dn = north - last.north
+            stepFor += dt
+            let b = min(dt / min(s.noiseSpan.seconds, stepFor), 1)
+            stepSquare += b * (de * de + dn * dn - stepSquare)
         }
 
         mutating func learnNoise(distance: Double, gap: Double, at t: Instant, settings s: WatchSettings) {

@@ -56,6 +56,10 @@ public struct Watch: Sendable {
     /// The run's seconds beyond the alert radius, less `persistGive` times its seconds inside
     /// (persistence; read by the benchmark's traces).
     public private(set) var persistRun = 0.0
+    /// A fix leapt from the last one while the receiver's trusted speed said the boat stayed
+    /// (`leapt`), and no fix has stood inside the alert radius since: beyond it the fixes count
+    /// only once persistent, or with the Doppler.
+    public private(set) var afterJump = false
     /// The receiver's measured wander.
     public private(set) var noise = NoiseEstimate()
     /// Can't-judge time less judged time while armed (never below zero), when it was last
@@ -247,6 +251,9 @@ public struct Watch: Sendable {
             lastRejection = .implausible
             return
         }
+        if let previous = lastUsable, let from = previous.position, leapt(from, previous, to: position, reading) {
+            afterJump = true
+        }
         lastRejection = nil
         lastUsable = reading
         recentFixes.append(reading)
@@ -300,6 +307,34 @@ public struct Watch: Sendable {
         let slack: Double = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
         return Geodesy.distance(from, to).value <= settings.maxPlausibleSpeed * dt + slack
     }
+
+    /// A step from the last usable fix (up to `leapWithin` before) that no boat makes, while
+    /// the receiver's speed, trusted at anchor (`NoiseEstimate.trustedAbove`), says the boat is
+    /// not moving away (it stands below the bar it would clear to hasten a drag, smoothed and
+    /// in this reading): farther than `jumpSpeed` over the time between plus `jumpSlack` times
+    /// the receiver's step as measured at anchor (once measured for `swingSpan`). Two measured
+    /// inputs disagree, and the one that has earned trust wins until the other persists.
+    private func leapt(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
+        guard let anchor, noise.stepFor >= settings.swingSpan.seconds, !settings.guardsOff.contains(.jumps) else { return false }
+        let dt = max((reading.received - previous.received).seconds, 0)
+        guard dt <= Self.leapWithin.seconds else { return false }
+        let allowed = settings.jumpSpeed * dt + settings.jumpSlack * noise.stepSquare.squareRoot()
+        guard Geodesy.distance(from, to).value > allowed else { return false }
+        // The bar the Doppler must clear to say the boat moves away (`NoiseEstimate.movingAway`).
+        let trusted = noise.trustedAbove(settings)
+        let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted)
+        guard trusted.isFinite, noise.speedIndependent(settings), noise.radialSpeed <= bar else { return false }
+        // Along the line from the anchor to where the boat lay before the leap, not to where the
+        // fix leapt: a leap across the line turns that line, and the boat's own swing with it.
+        let o = Geodesy.offset(from: anchor, to: from)
+        let distance = (o.east * o.east + o.north * o.north).squareRoot()
+        guard let radial = radialSpeed(reading, east: o.east, north: o.north, distance: distance) else { return false }
+        return radial <= bar
+    }
+
+    /// Fixes further apart than this are not compared for a leap: across a dropout the boat
+    /// may have moved, and silence tells nothing of how.
+    static let leapWithin: Duration = .seconds(3)
 
     // MARK: - Evidence
 
@@ -380,7 +415,9 @@ public struct Watch: Sendable {
         sample.beyond = credit(sample, gap: gap) > 0
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
-        if evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate) {
+        let gateOpen = evidence <= settings.evidencePerFix || settings.guardsOff.contains(.noiseGate)
+        noise.learnStep(east: o.east, north: o.north, at: t, learn: gateOpen, settings: settings)
+        if gateOpen {
             noise.learnNoise(distance: distance, gap: gap, at: t, settings: settings)
             noise.learnFix(weak: weak, distance: distance, accuracy: reading.accuracy?.value, gap: gap, settings: settings)
             noise.learnSpeedSource(distance: distance, east: o.east, north: o.north, radial: radial, at: t, settings: settings)
@@ -411,7 +448,11 @@ public struct Watch: Sendable {
             : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
         let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
-        evidence = max(0, evidence + s.weight * min(max(z, -settings.evidencePerFix), cap) * min(gap, 1))
+        // After a jump the fixes beyond the radius show where the receiver leapt to, not where
+        // the boat went: they count once they persist, or with the Doppler, not on position alone.
+        if s.distance <= radius.value { afterJump = false }
+        let held = afterJump && !s.moving && !persistent ? min(z, 0) : z
+        evidence = max(0, evidence + s.weight * min(max(held, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return z + deadband
     }
@@ -751,6 +792,7 @@ public struct Watch: Sendable {
         evidenceAt = nil
         persistRunning = false
         persistRun = 0
+        afterJump = false
         noise = NoiseEstimate()
         wanderSaved = nil
         excursionsSaved = (0, 0)

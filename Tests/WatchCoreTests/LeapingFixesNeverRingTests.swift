@@ -1,0 +1,168 @@
+import Glibc
+import WatchCore
+import XCTest
+
+/// A fix stream that leaps while the receiver's own speed says the boat stayed never rings on
+/// position alone (Docs/verdict.md, "Leaping fixes"; `WatchGuard.jumps`). Multipath near a mast
+/// can throw a receiver's fixes 20 or 40 m for a few seconds; no boat moves 20 m in a second,
+/// and a Doppler speed that has earned trust at anchor saw it stay. Until a fix stands inside
+/// the radius again, the fixes beyond it count once they persist, or with the Doppler; a leap
+/// that stays still rings, through persistence.
+final class LeapingFixesNeverRingTests: XCTestCase {
+    /// A fixed pseudo-random normal (sum of twelve uniforms less six), so every run is the same.
+    private struct Noise {
+        var x: UInt64
+        mutating func next() -> Double {
+            var s = 0.0
+            for _ in 0..<12 {
+                x = x &* 6364136223846793005 &+ 1442695040888963407
+                s += Double(x >> 11) / Double(1 << 53)
+            }
+            return s - 6
+        }
+    }
+
+    /// Shipped defaults, a 40 m radius; the boat lies 30 m north of the anchor, its fixes
+    /// wandering 1.5 m along the line and 0.7 m across it, each with a Doppler speed (when
+    /// `speed`) of a few cm/s and `doppler` m/s away from the anchor once the boat drags.
+    /// `place(i)` adds meters along the line at second `i`; `silent(i)` drops that second's fix.
+    /// Returns the second it rang, nil if it never did in 90 minutes; `holdingWhileBeyond`
+    /// counts seconds shown Holding while the last three fixes stood beyond the radius.
+    private func run(speed: Bool = true, guardOff: Bool = false, seed: UInt64 = 12345,
+                     doppler: (Int) -> Double = { _ in 0 }, silent: (Int) -> Bool = { _ in false },
+                     place: (Int) -> Double) -> (ring: Int?, holdingWhileBeyond: Int) {
+        var h = Harness { s in
+            s = WatchSettings()
+            s.radius = 40
+            if guardOff { s.guardsOff.insert(.jumps) }
+        }
+        h.anchored(armed: true)
+        var n = Noise(x: seed)
+        var beyondRun = 0, holdingWhileBeyond = 0
+        for i in 0..<5400 {
+            let along = 30 + 1.5 * n.next() + place(i), across = 0.7 * n.next(), still = abs(0.05 * n.next())
+            if silent(i) { h.wait(1); continue }
+            let v = doppler(i)
+            let r = GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5,
+                               speed: speed ? (v > 0 ? v : still) : nil, track: speed ? 0 : nil, received: h.now)
+            h.send(.reading(r))
+            beyondRun = along > 40 ? beyondRun + 1 : 0
+            if beyondRun >= 3, h.verdictKind == .holding { holdingWhileBeyond += 1 }
+            if case .ringing = h.watch.alarm { return (i, holdingWhileBeyond) }
+            h.wait(1)
+        }
+        return (nil, holdingWhileBeyond)
+    }
+
+    /// Leaps of 20 to 40 m out along the line (10 to 30 m beyond the radius, seven to twenty
+    /// wanders), held 5 to 20 s, every ten minutes from the hour on.
+    private static func leaps(_ i: Int) -> Double {
+        let sizes: [(Double, Int)] = [(20, 5), (25, 10), (30, 15), (40, 20), (20, 10), (35, 8)]
+        guard i >= 3600 else { return 0 }
+        let k = (i - 3600) / 300, into = (i - 3600) % 300
+        guard k < sizes.count, into < sizes[k].1 else { return 0 }
+        return sizes[k].0
+    }
+
+    func testLeapsWhileTheTrustedSpeedSaysStillNeverRing() {
+        let r = run(place: Self.leaps)
+        XCTAssertNil(r.ring, "a leap of the fixes that the receiver's trusted speed never saw rang")
+        XCTAssertEqual(r.holdingWhileBeyond, 0, "Holding shown while the fixes stood beyond the radius")
+    }
+
+    /// The same readings with the guard removed ring on the first leap: the readings do test it.
+    func testTheLeapRingsWithoutTheGuard() throws {
+        let ring = try XCTUnwrap(run(guardOff: true, place: Self.leaps).ring, "the leap never rang without the guard")
+        XCTAssertLessThanOrEqual(ring, 3605, "the first leap rang late without the guard")
+    }
+
+    /// Without a speed nothing says the boat stayed: a leap counts as any fix (no boat has
+    /// been shown to stay; the box judges where the fixes are).
+    func testWithoutASpeedTheLeapCountsAsAnyFix() throws {
+        let ring = try XCTUnwrap(run(speed: false, place: Self.leaps).ring, "a leap without a speed never rang")
+        XCTAssertLessThanOrEqual(ring, 3605)
+    }
+
+    /// A leap that stays (25 m out from the hour on) is where the fixes are: it rings once it
+    /// has persisted (the run's floor, 45 s), not at once, and never shows Holding meanwhile.
+    func testALeapThatStaysRingsOncePersistent() throws {
+        let r = run { $0 >= 3600 ? 25 : 0 }
+        let ring = try XCTUnwrap(r.ring, "a leap that stayed never rang")
+        XCTAssertGreaterThanOrEqual(ring, 3600 + 40, "a leap that stayed rang before it persisted")
+        XCTAssertLessThanOrEqual(ring, 3600 + 90)
+        XCTAssertEqual(r.holdingWhileBeyond, 0)
+    }
+
+    /// A drag is no leap: at 2 and 4 m/s from the hour on, across a dropout of 20 s from its
+    /// third second, it rings as soon after the fixes come back as without the guard.
+    func testADragAcrossADropoutRingsAsWithoutTheGuard() throws {
+        for v in [1.0, 2.0, 4.0] {
+            let drag: (Int) -> Double = { $0 >= 3600 ? v * Double($0 - 3600) : 0 }
+            let dropout: (Int) -> Bool = { $0 >= 3603 && $0 < 3623 }
+            let doppler: (Int) -> Double = { $0 >= 3600 ? min(v, 2.9) : 0 }
+            let guarded = try XCTUnwrap(run(doppler: doppler, silent: dropout, place: drag).ring, "\(v) m/s never rang")
+            let bare = try XCTUnwrap(run(guardOff: true, doppler: doppler, silent: dropout, place: drag).ring)
+            XCTAssertEqual(guarded, bare, "\(v) m/s across a dropout rang at \(guarded) s, \(bare) s without the guard")
+            XCTAssertLessThanOrEqual(guarded, 3623 + 5, "\(v) m/s rang more than 5 s after the fixes came back")
+        }
+    }
+
+    /// Once a fix stands inside the radius again the leap is over (`Watch.afterJump`): a drag
+    /// after it counts on position alone again.
+    func testALeapEndsWhenAFixStandsInsideAgain() {
+        var h = Harness { s in s = WatchSettings(); s.radius = 40 }
+        h.anchored(armed: true)
+        var n = Noise(x: 777)
+        var during = false, after = true
+        for i in 0..<3660 {
+            let along = 30 + 1.5 * n.next() + (i >= 3600 && i < 3610 ? 25 : 0), across = 0.7 * n.next()
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5,
+                                       speed: abs(0.05 * n.next()), track: 0, received: h.now)))
+            if i == 3605 { during = h.watch.afterJump }
+            if i == 3620 { after = h.watch.afterJump }
+            h.wait(1)
+        }
+        XCTAssertTrue(during, "a 25 m leap the trusted speed never saw was not taken for one")
+        XCTAssertFalse(after, "the leap was not over once the fixes stood inside again")
+        if case .ringing = h.watch.alarm { XCTFail("the leap rang") }
+    }
+
+    /// Across a dropout nothing is compared: silence tells nothing of how the boat moved. After
+    /// 20 s without fixes the boat stands 180 m from the anchor (further than 5 m/s could have
+    /// carried it), its speed saying still: it rings as without the guard (issue 24 item 1's
+    /// far-outside case, with a trusted speed).
+    func testAfterADropoutTheBoatFarOutsideRingsAsWithoutTheGuard() throws {
+        let far: (Int) -> Double = { $0 >= 3620 ? 150 : 0 }
+        let dropout: (Int) -> Bool = { $0 >= 3600 && $0 < 3620 }
+        let guarded = try XCTUnwrap(run(silent: dropout, place: far).ring, "the boat 180 m out never rang")
+        let bare = try XCTUnwrap(run(guardOff: true, silent: dropout, place: far).ring)
+        XCTAssertEqual(guarded, bare, "180 m out after a dropout rang at \(guarded) s, \(bare) s without the guard")
+        XCTAssertLessThanOrEqual(guarded, 3620 + 5)
+    }
+
+    /// A leap the reading's own speed saw (2.5 m/s away from the anchor, as a receiver whose
+    /// speed moves with its position reports) is no disagreement: it counts as without the guard.
+    func testALeapTheSpeedSawCountsAsWithoutTheGuard() throws {
+        let doppler: (Int) -> Double = { $0 >= 3600 && $0 < 3603 ? 2.5 : 0 }
+        let guarded = try XCTUnwrap(run(doppler: doppler, place: Self.leaps).ring, "a leap the speed saw never rang")
+        let bare = try XCTUnwrap(run(guardOff: true, doppler: doppler, place: Self.leaps).ring)
+        XCTAssertEqual(guarded, bare)
+    }
+
+    /// The speed is judged along the line to where the boat lay, not to where the fix leapt: a
+    /// boat sailing across its line at 0.6 m/s, its fixes leaping 25 m east and 20 m out, shows
+    /// 0.25 m/s away from the anchor along the line to the leapt fix, none along its own.
+    func testALeapAcrossTheLineIsJudgedOnTheBoatsOwnLine() {
+        var h = Harness { s in s = WatchSettings(); s.radius = 40 }
+        h.anchored(armed: true)
+        var n = Noise(x: 4242)
+        for i in 0..<4200 {
+            let leap = i >= 3600 && (i - 3600) % 300 < 12
+            let along = 30 + 1.5 * n.next() + (leap ? 20 : 0), across = 0.7 * n.next() + (leap ? 25 : 0)
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5,
+                                       speed: 0.6 + 0.05 * n.next(), track: 90, received: h.now)))
+            if case .ringing = h.watch.alarm { return XCTFail("a leap across the line rang at \(i) s") }
+            h.wait(1)
+        }
+    }
+}
