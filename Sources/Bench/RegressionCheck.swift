@@ -52,14 +52,17 @@ enum RegressionCheck {
     ]
 
     /// Nights of `ANCHOR_MUTANT_PROBE=CELL` (`MutantProbe`, its own seeds) that rang with one
-    /// Doppler guard removed alone, the trust gate in place, and not with the shipped rule nor on
-    /// position alone: a speed worked out from positions taken for a Doppler (`vi=0`, `vi=-1`,
-    /// `off=speed-lags`) at a 6 m margin on the good receiver; the noisy-speed receiver's own
-    /// speed noise hastening at a 15 m margin with the Doppler threshold at its floor (`vt=2`).
+    /// guard removed alone and not with the shipped rule: with a Doppler guard removed (the trust
+    /// gate in place; quiet on position alone too), a speed worked out from positions taken for a
+    /// Doppler (`vi=0`, `vi=-1`, `off=speed-lags`) at a 6 m margin on the good receiver, and the
+    /// noisy-speed receiver's own speed noise hastening at a 15 m margin with the Doppler
+    /// threshold at its floor (`vt=2`); with the leap guard removed (`off=jumps`), the good
+    /// receiver's fixes leaping at a 10 m margin (rang at 8,604, 5,839 and 2,679 s).
     static let mutantNights: [(cell: String, nights: [Int])] = [
         ("good:6:speed-from-positions-over-seconds", [9, 24]),
         ("good:6:speed-from-position", [2]),
         ("noisy-speed:15:plain", [49, 50]),
+        ("good:10:leaps", [0, 3, 7]),
     ]
 
     /// Held-out nights of `anchor-bench --receivers held-out` (seed set 8) that rang on position
@@ -229,7 +232,8 @@ enum RegressionCheck {
             fixedNights("\(model.name) 20 m, traced nights", nights, modelled(profile, 7))
             night("\(model.name) 20 m", (profile, 20), .plain, runs: 2)
         }
-        // Each Doppler guard must matter on its own, with the trust gate in place (issue 24 item 9).
+        // Each Doppler guard must matter on its own, with the trust gate in place (issue 24 item
+        // 9), and so must the leap guard.
         for (text, nights) in mutantNights {
             guard let cell = MutantProbe.cell(text) else { fatalError("no cell \(text)") }
             fixedNights("\(cell.profile.label) \(Format.fixed(cell.margin)) m, \(cell.condition.rawValue), mutant probe nights", nights) {
@@ -244,13 +248,7 @@ enum RegressionCheck {
         // `ANCHOR_BOX_SET=rs=21600`): quiet with the reach kept while the anchor is down.
         fixedNights("filter speed 20 m, traced nights, the reach faded", [1428], modelled(.modelled(.filterSpeed), 7))
         fixedNights("filter speed 20 m, held-out nights, the reach faded", [3530], modelled(.modelled(.filterSpeed), 8))
-        // Leaping fixes (multipath, `Scenario.Condition.leaps`): nights of
-        // `ANCHOR_MUTANT_PROBE=good:10:leaps` that rang with the guard taken out
-        // (`ANCHOR_MUTANTS=off=jumps`: at 8,604, 5,839 and 2,679 s) and not with it; and drags
-        // through leaps still ring.
-        let leaps = "good:10:leaps"
-        guard let leapCell = MutantProbe.cell(leaps) else { fatalError("no cell \(leaps)") }
-        fixedNights("good 10 m, leaps, mutant probe nights", [0, 3, 7]) { MutantProbe.night(leapCell, $0, sources: sources) }
+        // Drags through leaping fixes (multipath, `Scenario.Condition.leaps`) still ring.
         for knots in [0.5, 2.0] {
             drag("good 10 m, leaps, \(Format.fixed(knots, 1)) kn", good, .leaps, knots: knots, runs: 2, boundFactor: conditionFactor)
         }
