@@ -342,17 +342,27 @@ extension Watch {
             }
         }
 
+        /// The farthest a fix `dt` s after the last may lie from it before it is a leap
+        /// (`WatchSettings.jumpSpeed`, `jumpSlack`), m; nil until the step has been measured for
+        /// `swingSpan`.
+        func leapAllowance(dt: Double, _ s: WatchSettings) -> Double? {
+            guard stepFor >= s.swingSpan.seconds else { return nil }
+            return s.jumpSpeed * dt + s.jumpSlack * stepSquare.squareRoot()
+        }
+
         /// The step from the last fix to this one (east, north of the anchor, m), learnt when
-        /// `learn` (the noise gate open) and the two are up to 1.5 s apart.
+        /// `learn` (the noise gate open) and the two are up to 1.5 s apart; never a leap's, so
+        /// leaps do not widen what a leap is.
         mutating func learnStep(east: Double, north: Double, at t: Instant, learn: Bool, settings s: WatchSettings) {
             defer { lastStep = PlacedFix(at: t, east: east, north: north) }
             guard learn, let last = lastStep else { return }
             let dt = (t - last.at).seconds
             guard dt > 0, dt <= 1.5 else { return }
-            let de = east - last.east, dn = north - last.north
+            let de = east - last.east, dn = north - last.north, square = de * de + dn * dn
+            if let allowed = leapAllowance(dt: dt, s), square > allowed * allowed { return }
             stepFor += dt
             let b = min(dt / min(s.noiseSpan.seconds, stepFor), 1)
-            stepSquare += b * (de * de + dn * dn - stepSquare)
+            stepSquare += b * (square - stepSquare)
         }
 
         mutating func learnNoise(distance: Double, gap: Double, at t: Instant, settings s: WatchSettings) {

@@ -247,12 +247,14 @@ public struct Watch: Sendable {
             lastRejection = .poorAccuracy
             return
         }
-        if let previous = lastUsable, let from = previous.position, !plausible(from, previous, to: position, reading) {
-            lastRejection = .implausible
-            return
-        }
-        if let previous = lastUsable, let from = previous.position, leapt(from, previous, to: position, reading) {
-            afterJump = true
+        if let previous = lastUsable, let from = previous.position {
+            let dt = max((reading.received - previous.received).seconds, 0)
+            let step = Geodesy.distance(from, position).value
+            guard plausible(step: step, dt: dt, previous, reading) else {
+                lastRejection = .implausible
+                return
+            }
+            if leapt(step: step, dt: dt, from: from, reading) { afterJump = true }
         }
         lastRejection = nil
         lastUsable = reading
@@ -302,24 +304,21 @@ public struct Watch: Sendable {
         return accuracy
     }
 
-    private func plausible(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
-        let dt = max((reading.received - previous.received).seconds, 0)
+    /// A step of `step` m in `dt` s from `previous` to `reading` that a boat could make.
+    private func plausible(step: Double, dt: Double, _ previous: GPSReading, _ reading: GPSReading) -> Bool {
         let slack: Double = 3 * ((previous.accuracy?.value ?? 10) + (reading.accuracy?.value ?? 10)) + 25
-        return Geodesy.distance(from, to).value <= settings.maxPlausibleSpeed * dt + slack
+        return step <= settings.maxPlausibleSpeed * dt + slack
     }
 
-    /// A step from the last usable fix (up to `leapWithin` before) that no boat makes, while
-    /// the receiver's speed, trusted at anchor (`NoiseEstimate.trustedAbove`), says the boat is
+    /// A step of `step` m from the last usable fix at `from`, `dt` s before (up to
+    /// `leapWithin`), that no boat makes, while the receiver's speed, trusted at anchor (`NoiseEstimate.trustedAbove`), says the boat is
     /// not moving away (it stands below the bar it would clear to hasten a drag, smoothed and
     /// in this reading): farther than `jumpSpeed` over the time between plus `jumpSlack` times
     /// the receiver's step as measured at anchor (once measured for `swingSpan`). Two measured
     /// inputs disagree, and the one that has earned trust wins until the other persists.
-    private func leapt(_ from: Coordinate, _ previous: GPSReading, to: Coordinate, _ reading: GPSReading) -> Bool {
-        guard let anchor, noise.stepFor >= settings.swingSpan.seconds, !settings.guardsOff.contains(.jumps) else { return false }
-        let dt = max((reading.received - previous.received).seconds, 0)
-        guard dt <= Self.leapWithin.seconds else { return false }
-        let allowed = settings.jumpSpeed * dt + settings.jumpSlack * noise.stepSquare.squareRoot()
-        guard Geodesy.distance(from, to).value > allowed else { return false }
+    private func leapt(step: Double, dt: Double, from: Coordinate, _ reading: GPSReading) -> Bool {
+        guard let anchor, !settings.guardsOff.contains(.jumps), dt <= Self.leapWithin.seconds,
+              let allowed = noise.leapAllowance(dt: dt, settings), step > allowed else { return false }
         // The bar the Doppler must clear to say the boat moves away (`NoiseEstimate.movingAway`).
         let trusted = noise.trustedAbove(settings)
         let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted)

@@ -165,4 +165,24 @@ final class LeapingFixesNeverRingTests: XCTestCase {
             h.wait(1)
         }
     }
+
+    /// Leaps teach nothing of the receiver's step (`NoiseEstimate.stepSquare`): learnt, 25 m
+    /// leaps every minute would widen it until a leap no longer stood out from it.
+    func testLeapsDoNotWidenWhatALeapIs() {
+        func step(leaping: Bool) -> Double {
+            var h = Harness { s in s = WatchSettings(); s.radius = 40 }
+            h.anchored(armed: true)
+            var n = Noise(x: 31)
+            for i in 0..<(3 * 3600) {
+                let leap = leaping && i >= 3600 && i % 60 < 5
+                let along = 30 + 1.5 * n.next() + (leap ? 25 : 0), across = 0.7 * n.next()
+                h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5,
+                                           speed: abs(0.05 * n.next()), track: 0, received: h.now)))
+                h.wait(1)
+            }
+            return h.watch.noise.stepSquare.squareRoot()
+        }
+        let calm = step(leaping: false), leapt = step(leaping: true)
+        XCTAssertLessThan(leapt, 1.1 * calm, "two hours of leaps widened the step from \(calm) to \(leapt) m")
+    }
 }
