@@ -42,7 +42,7 @@ vm_setup() {
 root_log=$(mktemp)
 setsid -w nice -n 10 image/trixie-root.sh >"$root_log" 2>&1 &
 root_pid=$!
-trap '[ -z "$root_pid" ] || kill -- -"$root_pid" 2>/dev/null; [ -z "${kill_pid:-}" ] || kill "$kill_pid" 2>/dev/null; rm -f "$root_log"' EXIT
+trap '[ -z "$root_pid" ] || kill -- -"$root_pid" 2>/dev/null; [ -z "${kill_pid:-}" ] || kill -- -"$kill_pid" 2>/dev/null; rm -f "$root_log" ${kill_log:+"$kill_log"}' EXIT
 root_wait() {
     [ -n "$root_pid" ] || return 0
     local t0=$SECONDS rc
@@ -76,7 +76,8 @@ step "swift test" swift test --skip-build --skip "DriversTests.GPSD" --skip "Dri
 kill_pid="" kill_log=""
 kill_start() {
     kill_log=$(mktemp)
-    scripts/test-kill.sh $full >"$kill_log" 2>&1 &
+    # Its own process group, as the build root's, so an early exit stops the boxes it runs too.
+    setsid -w scripts/test-kill.sh $full >"$kill_log" 2>&1 &
     kill_pid=$!
 }
 kill_finish() {
