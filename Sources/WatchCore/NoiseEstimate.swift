@@ -344,9 +344,9 @@ extension Watch {
 
         /// The farthest a fix `dt` s after the last may lie from it before it is a leap
         /// (`WatchSettings.jumpSpeed`, `jumpSlack`), m; nil until the step has been measured for
-        /// `swingSpan`.
+        /// `jumpStepSpan`.
         func leapAllowance(dt: Double, _ s: WatchSettings) -> Double? {
-            guard stepFor >= s.swingSpan.seconds else { return nil }
+            guard stepFor >= s.jumpStepSpan.seconds else { return nil }
             return s.jumpSpeed * dt + s.jumpSlack * stepSquare.squareRoot()
         }
 
