@@ -314,7 +314,7 @@ public struct Watch: Sendable {
     /// `leapWithin`), that no boat makes, while the receiver's speed says the boat is not moving
     /// away (it stands below the bar it would clear to hasten a drag, smoothed and in this
     /// reading): farther than `jumpSpeed` over the time between plus `jumpSlack` times the
-    /// receiver's step as measured at anchor (once measured for `jumpStepSpan`). The step is
+    /// receiver's step as measured at anchor (`NoiseEstimate.leapAllowance`). The step is
     /// physics, and the speed only has to fail to see it: a speed worked out from positions, or
     /// one that moves with the position, sees a leap as the boat moving and so never calls it
     /// one. So the speed needn't have earned its trust first (`WatchGuard.jumpsUntrusted`):
@@ -322,7 +322,7 @@ public struct Watch: Sendable {
     /// its spread), after, the trusted one as well.
     private func leapt(step: Double, dt: Double, from: Coordinate, _ reading: GPSReading) -> Bool {
         guard let anchor, !settings.guardsOff.contains(.jumps), dt <= Self.leapWithin.seconds,
-              let allowed = noise.leapAllowance(dt: dt, settings), step > allowed else { return false }
+              step > noise.leapAllowance(dt: dt, settings) else { return false }
         // The bar the Doppler must clear to say the boat moves away (`NoiseEstimate.movingAway`).
         let trusted = noise.trustedAbove(settings)
         if settings.guardsOff.contains(.jumpsUntrusted), !trusted.isFinite || !noise.speedIndependent(settings) { return false }

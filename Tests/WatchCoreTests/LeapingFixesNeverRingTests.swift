@@ -29,7 +29,8 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     /// `place(i)` adds meters along the line at second `i`; `silent(i)` drops that second's fix.
     /// Returns the second it rang, nil if it never did in 90 minutes; `holdingWhileBeyond`
     /// counts seconds shown Holding while the last three fixes stood beyond the radius.
-    private func run(speed: Bool = true, guardOff: Bool = false, off: Set<WatchGuard> = [], seed: UInt64 = 12345,
+    private func run(speed: Bool = true, guardOff: Bool = false, off: Set<WatchGuard> = [],
+                     tune: @escaping (inout WatchSettings) -> Void = { _ in }, seed: UInt64 = 12345,
                      doppler: (Int) -> Double = { _ in 0 }, silent: (Int) -> Bool = { _ in false },
                      place: (Int) -> Double) -> (ring: Int?, holdingWhileBeyond: Int) {
         var h = Harness { s in
@@ -37,6 +38,7 @@ final class LeapingFixesNeverRingTests: XCTestCase {
             s.radius = 40
             if guardOff { s.guardsOff.insert(.jumps) }
             s.guardsOff.formUnion(off)
+            tune(&s)
         }
         h.anchored(armed: true)
         var n = Noise(x: seed)
@@ -66,9 +68,9 @@ final class LeapingFixesNeverRingTests: XCTestCase {
         return sizes[k].0
     }
 
-    /// Leaps of 20 to 40 m out along the line in a night's first ten minutes: after the step
-    /// has been measured for a minute (`jumpStepSpan`), before the speed has earned its trust
-    /// (`dopplerTrustSpan`, 10 minutes).
+    /// Leaps of 20 to 40 m out along the line in a night's first ten minutes, before the speed
+    /// has earned its trust (`dopplerTrustSpan`, 10 minutes): the first two before the step has
+    /// been measured (`swingSpan`, 5 minutes), judged against its prior.
     private static let earlyLeaps: [(start: Int, size: Double, length: Int)] = [(90, 30, 8), (200, 20, 12), (330, 40, 5), (480, 25, 15)]
     private static func earlyLeap(_ i: Int) -> Double {
         earlyLeaps.first { i >= $0.start && i < $0.start + $0.length }?.size ?? 0
@@ -95,10 +97,22 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     }
 
     /// The same readings ring on the first early leap when only a trusted speed may call a leap
-    /// (`WatchGuard.jumpsUntrusted`), and when the step must be measured for five minutes first.
+    /// (`WatchGuard.jumpsUntrusted`).
     func testEarlyLeapsRingWhenOnlyATrustedSpeedCallsALeap() throws {
         let untrusted = try XCTUnwrap(run(off: [.jumpsUntrusted], place: Self.earlyLeap).ring, "early leaps never rang")
         XCTAssertLessThan(untrusted, 90 + 8, "the first early leap did not ring with only a trusted speed calling leaps")
+    }
+
+    /// In the first minute, before the step has been measured, a leap must clear the step's
+    /// prior (`jumpStepPrior`, 5 m: 25 m in a second): a 40 m leap 20 s after the mark rings
+    /// none, and rings with no prior.
+    func testALeapInTheFirstMinuteClearingThePriorNeverRings() throws {
+        let leap: (Int) -> Double = { $0 >= 20 && $0 < 30 ? 40 : 0 }
+        let r = run(place: leap)
+        XCTAssertNil(r.ring, "a 40 m leap in the first minute rang")
+        XCTAssertEqual(r.holdingWhileBeyond, 0)
+        let bare = try XCTUnwrap(run(tune: { $0.jumpStepPrior = 1000 }, place: leap).ring, "the first-minute leap never rang with no prior")
+        XCTAssertLessThan(bare, 30)
     }
 
     /// A reading whose speed saw the early leap is no disagreement: it counts as any fix. At
