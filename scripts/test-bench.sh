@@ -58,11 +58,13 @@ job tables "$bench" --quick --plots "$out"
 # probe's good 6 m night 24, and so does pm=0.6 (persistence after 0.6 of that outing, where
 # the shipped 0.75 is quiet). rs=21600 (the speed's reach fading over 6 h, not kept while the
 # anchor is down) rings filter speed 1428 and held-out 3530. off=jumps (fixes that leap while the
-# trusted speed says the boat stayed counted on position alone) rings the mutant probe's good 10 m
-# leaps nights 0, 3 and 7.
+# speed says the boat stayed counted on position alone) rings the mutant probe's good 10 m leaps
+# nights 0, 3 and 7; off=jumps-untrusted (a leap called only on a trusted, independent speed)
+# rings its nights 1, 12, 30, 38 and 92 in their first minutes, and jp=1000 (no prior for the
+# step before it is measured, so no leap judged then) nights 1, 30 and 92.
 t=off=doppler-trust
 n=off=doppler-now
-mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps"
+mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000"
 peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
 for m in $mutants; do job "mutant-$m" env ANCHOR_BOX_SET="$m" "$bench" --check --fail-fast; done
 for p in $peers; do job "peer-$p" "$bench" --check --fail-fast --rule "$p"; done

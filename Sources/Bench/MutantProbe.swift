@@ -11,7 +11,8 @@ import WatchCore
 /// `ANCHOR_MUTANTS="vt=2,vm=0.05 off=speed-lags"` the mutants (`ANCHOR_BOX_SET`'s knobs, one
 /// mutant a word; default the Doppler guards of issue 24 item 9). Each mutant runs with the
 /// trust gate in place. A night's line says which mutants rang it, when, and whether the shipped
-/// rule (and the rule with the Doppler off, `vm=10`) rang it too.
+/// rule (and the rule with the Doppler off, `vm=10`) rang it too. `ANCHOR_MUTANT_TRACE=NIGHT`
+/// prints that night's readings before the first mutant's ring (`RegressionCheck.trace`).
 enum MutantProbe {
     static let dopplerGuards = ["vt=2,vm=0.05", "off=doppler-weak-or-burst", "vi=0", "vi=-1", "off=speed-lags"]
 
@@ -56,6 +57,9 @@ enum MutantProbe {
             var rang: [String] = []
             for (k, c) in contenders.enumerated() {
                 if let t = c.run(s).firstAlarm { rang.append("\(mutants[k]) at \(Format.fixed(t)) s"); counts[k] += 1 }
+            }
+            if env("ANCHOR_MUTANT_TRACE") == i, let m = mutants.first {
+                RegressionCheck.trace(s, settings(m), contenders[0].run(s).firstAlarm ?? 0)
             }
             guard !rang.isEmpty else { continue }
             let shipped = Contender.box("defaults", WatchSettings()).run(s).firstAlarm

@@ -83,6 +83,7 @@ enum Tuning {
         case "db": s.deadband = x
         case "js": s.jumpSpeed = x
         case "jk": s.jumpSlack = x
+        case "jp": s.jumpStepPrior = x
         case "wd": s.weakDeadband = x
         case "cf": s.confirmation = .seconds(x)
         case "fa": s.fastest = .seconds(x)

@@ -343,11 +343,13 @@ extension Watch {
         }
 
         /// The farthest a fix `dt` s after the last may lie from it before it is a leap
-        /// (`WatchSettings.jumpSpeed`, `jumpSlack`), m; nil until the step has been measured for
-        /// `swingSpan`.
-        func leapAllowance(dt: Double, _ s: WatchSettings) -> Double? {
-            guard stepFor >= s.swingSpan.seconds else { return nil }
-            return s.jumpSpeed * dt + s.jumpSlack * stepSquare.squareRoot()
+        /// (`WatchSettings.jumpSpeed`, `jumpSlack`), m: against the step measured at anchor once
+        /// measured for `swingSpan`, before that against `jumpStepPrior` or what has been
+        /// measured, whichever is larger.
+        func leapAllowance(dt: Double, _ s: WatchSettings) -> Double {
+            let measured = stepSquare.squareRoot()
+            let step = stepFor >= s.swingSpan.seconds ? measured : max(s.jumpStepPrior, measured)
+            return s.jumpSpeed * dt + s.jumpSlack * step
         }
 
         /// The step from the last fix to this one (east, north of the anchor, m), learnt when
@@ -359,7 +361,8 @@ extension Watch {
             let dt = (t - last.at).seconds
             guard dt > 0, dt <= 1.5 else { return }
             let de = east - last.east, dn = north - last.north, square = de * de + dn * dn
-            if let allowed = leapAllowance(dt: dt, s), square > allowed * allowed { return }
+            let allowed = leapAllowance(dt: dt, s)
+            if square > allowed * allowed { return }
             stepFor += dt
             let b = min(dt / min(s.noiseSpan.seconds, stepFor), 1)
             stepSquare += b * (square - stepSquare)

@@ -311,18 +311,23 @@ public struct Watch: Sendable {
     }
 
     /// A step of `step` m from the last usable fix at `from`, `dt` s before (up to
-    /// `leapWithin`), that no boat makes, while the receiver's speed, trusted at anchor (`NoiseEstimate.trustedAbove`), says the boat is
-    /// not moving away (it stands below the bar it would clear to hasten a drag, smoothed and
-    /// in this reading): farther than `jumpSpeed` over the time between plus `jumpSlack` times
-    /// the receiver's step as measured at anchor (once measured for `swingSpan`). Two measured
-    /// inputs disagree, and the one that has earned trust wins until the other persists.
+    /// `leapWithin`), that no boat makes, while the receiver's speed says the boat is not moving
+    /// away (it stands below the bar it would clear to hasten a drag, smoothed and in this
+    /// reading): farther than `jumpSpeed` over the time between plus `jumpSlack` times the
+    /// receiver's step as measured at anchor (`NoiseEstimate.leapAllowance`). The step is
+    /// physics, and the speed only has to fail to see it: a speed worked out from positions, or
+    /// one that moves with the position, sees a leap as the boat moving and so never calls it
+    /// one. So the speed needn't have earned its trust first (`WatchGuard.jumpsUntrusted`):
+    /// before it has, the bar is the Doppler's own (`dopplerMinimum`, `dopplerThreshold` times
+    /// its spread), after, the trusted one as well.
     private func leapt(step: Double, dt: Double, from: Coordinate, _ reading: GPSReading) -> Bool {
         guard let anchor, !settings.guardsOff.contains(.jumps), dt <= Self.leapWithin.seconds,
-              let allowed = noise.leapAllowance(dt: dt, settings), step > allowed else { return false }
+              step > noise.leapAllowance(dt: dt, settings) else { return false }
         // The bar the Doppler must clear to say the boat moves away (`NoiseEstimate.movingAway`).
         let trusted = noise.trustedAbove(settings)
-        let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted)
-        guard trusted.isFinite, noise.speedIndependent(settings), noise.radialSpeed <= bar else { return false }
+        if settings.guardsOff.contains(.jumpsUntrusted), !trusted.isFinite || !noise.speedIndependent(settings) { return false }
+        let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted.isFinite ? trusted : 0)
+        guard noise.radialSpeed <= bar else { return false }
         // Along the line from the anchor to where the boat lay before the leap, not to where the
         // fix leapt: a leap across the line turns that line, and the boat's own swing with it.
         let o = Geodesy.offset(from: anchor, to: from)

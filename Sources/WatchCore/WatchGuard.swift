@@ -30,7 +30,11 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// smoothed speed alone, which keeps much of its value for a while after the boat stopped.
     case dopplerNow = "doppler-now"
     /// A fix that leapt from the last farther than a boat moves in the time (`jumpSpeed`,
-    /// `jumpSlack` times the receiver's measured step) while the trusted speed said the boat
-    /// stayed: beyond the radius the fixes after it count only once persistent or with the Doppler.
+    /// `jumpSlack` times the receiver's measured step) while the speed said the boat stayed:
+    /// beyond the radius the fixes after it count only once persistent or with the Doppler.
     case jumps = "jumps"
+    /// A leap is judged before the receiver's speed has earned its trust at anchor, and on a
+    /// speed that fails the independence test: the step is physics, and the speed has only to
+    /// fail to see it (off: only a trusted, independent speed calls a leap).
+    case jumpsUntrusted = "jumps-untrusted"
 }

@@ -5,9 +5,10 @@ import XCTest
 /// A fix stream that leaps while the receiver's own speed says the boat stayed never rings on
 /// position alone (Docs/verdict.md, "Leaping fixes"; `WatchGuard.jumps`). Multipath near a mast
 /// can throw a receiver's fixes 20 or 40 m for a few seconds; no boat moves 20 m in a second,
-/// and a Doppler speed that has earned trust at anchor saw it stay. Until a fix stands inside
-/// the radius again, the fixes beyond it count once they persist, or with the Doppler; a leap
-/// that stays still rings, through persistence.
+/// and the receiver's speed did not see it move. Until a fix stands inside the radius again, the
+/// fixes beyond it count once they persist, or with the Doppler; a leap that stays still rings,
+/// through persistence. The step is physics, so the speed needn't have earned its trust first:
+/// leaps in a night's first minutes are leaps too.
 final class LeapingFixesNeverRingTests: XCTestCase {
     /// A fixed pseudo-random normal (sum of twelve uniforms less six), so every run is the same.
     private struct Noise {
@@ -28,13 +29,16 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     /// `place(i)` adds meters along the line at second `i`; `silent(i)` drops that second's fix.
     /// Returns the second it rang, nil if it never did in 90 minutes; `holdingWhileBeyond`
     /// counts seconds shown Holding while the last three fixes stood beyond the radius.
-    private func run(speed: Bool = true, guardOff: Bool = false, seed: UInt64 = 12345,
+    private func run(speed: Bool = true, guardOff: Bool = false, off: Set<WatchGuard> = [],
+                     tune: @escaping (inout WatchSettings) -> Void = { _ in }, seed: UInt64 = 12345,
                      doppler: (Int) -> Double = { _ in 0 }, silent: (Int) -> Bool = { _ in false },
                      place: (Int) -> Double) -> (ring: Int?, holdingWhileBeyond: Int) {
         var h = Harness { s in
             s = WatchSettings()
             s.radius = 40
             if guardOff { s.guardsOff.insert(.jumps) }
+            s.guardsOff.formUnion(off)
+            tune(&s)
         }
         h.anchored(armed: true)
         var n = Noise(x: seed)
@@ -64,6 +68,14 @@ final class LeapingFixesNeverRingTests: XCTestCase {
         return sizes[k].0
     }
 
+    /// Leaps of 20 to 40 m out along the line in a night's first ten minutes, before the speed
+    /// has earned its trust (`dopplerTrustSpan`, 10 minutes): the first two before the step has
+    /// been measured (`swingSpan`, 5 minutes), judged against its prior.
+    private static let earlyLeaps: [(start: Int, size: Double, length: Int)] = [(90, 30, 8), (200, 20, 12), (330, 40, 5), (480, 25, 15)]
+    private static func earlyLeap(_ i: Int) -> Double {
+        earlyLeaps.first { i >= $0.start && i < $0.start + $0.length }?.size ?? 0
+    }
+
     func testLeapsWhileTheTrustedSpeedSaysStillNeverRing() {
         let r = run(place: Self.leaps)
         XCTAssertNil(r.ring, "a leap of the fixes that the receiver's trusted speed never saw rang")
@@ -74,6 +86,68 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     func testTheLeapRingsWithoutTheGuard() throws {
         let ring = try XCTUnwrap(run(guardOff: true, place: Self.leaps).ring, "the leap never rang without the guard")
         XCTAssertLessThanOrEqual(ring, 3605, "the first leap rang late without the guard")
+    }
+
+    /// In a night's first minutes the speed has not yet earned its trust, and need not have:
+    /// a step no boat makes, that the reading's speed did not see, is a leap then too.
+    func testLeapsBeforeTheSpeedIsTrustedNeverRing() {
+        let r = run(place: Self.earlyLeap)
+        XCTAssertNil(r.ring, "a leap in the night's first minutes rang")
+        XCTAssertEqual(r.holdingWhileBeyond, 0, "Holding shown while the fixes stood beyond the radius")
+    }
+
+    /// The same readings ring on the first early leap when only a trusted speed may call a leap
+    /// (`WatchGuard.jumpsUntrusted`).
+    func testEarlyLeapsRingWhenOnlyATrustedSpeedCallsALeap() throws {
+        let untrusted = try XCTUnwrap(run(off: [.jumpsUntrusted], place: Self.earlyLeap).ring, "early leaps never rang")
+        XCTAssertLessThan(untrusted, 90 + 8, "the first early leap did not ring with only a trusted speed calling leaps")
+    }
+
+    /// In the first minute, before the step has been measured, a leap must clear the step's
+    /// prior (`jumpStepPrior`, 5 m: 25 m in a second): a 40 m leap 20 s after the mark rings
+    /// none, and rings with no prior.
+    func testALeapInTheFirstMinuteClearingThePriorNeverRings() throws {
+        let leap: (Int) -> Double = { $0 >= 20 && $0 < 30 ? 40 : 0 }
+        let r = run(place: leap)
+        XCTAssertNil(r.ring, "a 40 m leap in the first minute rang")
+        XCTAssertEqual(r.holdingWhileBeyond, 0)
+        let bare = try XCTUnwrap(run(tune: { $0.jumpStepPrior = 1000 }, place: leap).ring, "the first-minute leap never rang with no prior")
+        XCTAssertLessThan(bare, 30)
+    }
+
+    /// A reading whose speed saw the early leap is no disagreement: it counts as any fix. At
+    /// 2.5 m/s away from the anchor on the leap's first fix (a speed that moves with the
+    /// position), and at 20 m/s (gpsd's speed from the last two positions, for a receiver
+    /// without a Doppler: no boat's, so no speed at all).
+    func testAnEarlyLeapTheReadingsSpeedSawCountsAsAnyFix() throws {
+        for v in [2.5, 20] {
+            let doppler: (Int) -> Double = { i in Self.earlyLeaps.contains { $0.start == i } ? v : 0 }
+            let guarded = try XCTUnwrap(run(doppler: doppler, place: Self.earlyLeap).ring, "a leap the speed saw at \(v) m/s never rang")
+            let bare = try XCTUnwrap(run(guardOff: true, doppler: doppler, place: Self.earlyLeap).ring)
+            XCTAssertEqual(guarded, bare, "a leap the speed saw at \(v) m/s rang at \(guarded) s, \(bare) s without the guard")
+        }
+    }
+
+    /// A leap while the smoothed speed says the boat moves away is no disagreement, even where
+    /// the leap's own reading says still: a boat dragging at 0.5 m/s from the hour on (a 70 m
+    /// radius, so it stays inside), its fixes leaping 25 m out, beyond the radius, at its 50th
+    /// second with that reading's speed a few cm/s, is not taken for a leap.
+    func testALeapWhileTheSmoothedSpeedSaysMovingIsNoLeap() {
+        var h = Harness { s in s = WatchSettings(); s.radius = 70 }
+        h.anchored(armed: true)
+        var n = Noise(x: 99)
+        var movingBefore = false, leapt = true
+        for i in 0..<3660 {
+            let drag = i >= 3600 ? 0.5 * Double(i - 3600) : 0, leap = i >= 3650 && i < 3655 ? 25.0 : 0
+            let along = 30 + 1.5 * n.next() + drag + leap, across = 0.7 * n.next(), still = abs(0.05 * n.next())
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5,
+                                       speed: i >= 3600 && i != 3650 ? 0.5 : still, track: 0, received: h.now)))
+            if i == 3649 { movingBefore = h.watch.noise.movingAway(h.watch.settings) }
+            if i == 3650 { leapt = h.watch.afterJump }
+            h.wait(1)
+        }
+        XCTAssertTrue(movingBefore, "the smoothed speed did not say the boat moved away before the leap")
+        XCTAssertFalse(leapt, "a leap while the smoothed speed said the boat moved away was taken for one")
     }
 
     /// Without a speed nothing says the boat stayed: a leap counts as any fix (no boat has
