@@ -55,11 +55,12 @@ enum MutantProbe {
         for i in first..<(first + nights) {
             let s = night(cell, i, sources: sources)
             var rang: [String] = []
-            for (k, c) in contenders.enumerated() {
-                if let t = c.run(s).firstAlarm { rang.append("\(mutants[k]) at \(Format.fixed(t)) s"); counts[k] += 1 }
+            let alarms = contenders.map { $0.run(s).firstAlarm }
+            for (k, alarm) in alarms.enumerated() {
+                if let t = alarm { rang.append("\(mutants[k]) at \(Format.fixed(t)) s"); counts[k] += 1 }
             }
             if env("ANCHOR_MUTANT_TRACE") == i, let m = mutants.first {
-                RegressionCheck.trace(s, settings(m), contenders[0].run(s).firstAlarm ?? 0)
+                RegressionCheck.trace(s, settings(m), alarms[0] ?? 0)
             }
             guard !rang.isEmpty else { continue }
             let shipped = Contender.box("defaults", WatchSettings()).run(s).firstAlarm

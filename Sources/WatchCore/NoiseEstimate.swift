@@ -183,9 +183,16 @@ extension Watch {
         /// its value for a while after the boat stopped, and an excursion's readings fall back
         /// below the bar while its smoothed speed still stands above it).
         public func movingAway(_ s: WatchSettings) -> Bool {
-            speedIndependent(s) && radialSpeed > max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s), trustedAbove(s))
+            speedIndependent(s) && radialSpeed > max(ownBar(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
                 && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
+        }
+
+        /// The radial speed (m/s) the speed must clear to say the boat moves away, by its own
+        /// spread alone: faster than the slowest drag the Doppler is for (`doppler_minimum`) and
+        /// by `doppler_threshold` of its spread. `movingAway` asks the trusted bar besides.
+        func ownBar(_ s: WatchSettings) -> Double {
+            max(s.dopplerMinimum, s.dopplerThreshold * radialSigma(s))
         }
 
         /// The slowest radial speed (m/s) the receiver's speed is trusted for: infinite until

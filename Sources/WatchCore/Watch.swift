@@ -326,7 +326,7 @@ public struct Watch: Sendable {
         // The bar the Doppler must clear to say the boat moves away (`NoiseEstimate.movingAway`).
         let trusted = noise.trustedAbove(settings)
         if settings.guardsOff.contains(.jumpsUntrusted), !trusted.isFinite || !noise.speedIndependent(settings) { return false }
-        let bar = max(settings.dopplerMinimum, settings.dopplerThreshold * noise.radialSigma(settings), trusted.isFinite ? trusted : 0)
+        let bar = trusted.isFinite ? max(noise.ownBar(settings), trusted) : noise.ownBar(settings)
         guard noise.radialSpeed <= bar else { return false }
         // Along the line from the anchor to where the boat lay before the leap, not to where the
         // fix leapt: a leap across the line turns that line, and the boat's own swing with it.

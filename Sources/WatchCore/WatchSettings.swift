@@ -133,10 +133,11 @@ public struct WatchSettings: Hashable, Sendable {
     /// A leap between fixes no boat makes: once the receiver's step between consecutive fixes
     /// has been measured at anchor for `swingSpan` (before, `jumpStepPrior`), a fix farther from
     /// the last (up to 3 s before) than `jumpSpeed` (m/s, 10 kn: faster than any boat drags)
-    /// times the time between, plus `jumpSlack` times that step's RMS, while the receiver's speed, smoothed and in that
-    /// reading, says the boat is not moving away, shows the receiver leaping (multipath), not the
-    /// boat: until a fix stands inside the alert radius again, the fixes beyond it count only once
-    /// persistent or with the Doppler (`Watch.afterJump`; Docs/verdict.md, "Leaping fixes").
+    /// times the time between, plus `jumpSlack` times that step's RMS, while the receiver's
+    /// speed, smoothed and in that reading, says the boat is not moving away, shows the receiver
+    /// leaping (multipath), not the boat: until a fix stands inside the alert radius again, the
+    /// fixes beyond it count only once persistent or with the Doppler (`Watch.afterJump`;
+    /// Docs/verdict.md, "Leaping fixes").
     public var jumpSpeed: Double = 5
     public var jumpSlack: Double = 4
     /// Until the step has been measured for `swingSpan`, a leap is judged against this step
