@@ -73,6 +73,8 @@ extension Watch {
         /// comes back, so it never teaches the reach.
         public internal(set) var wanderReach = 0.0
         var outingPeak = 0.0
+        /// The distance's mean over `wanderQuickSpan` (m), which the outings are measured against.
+        var quickLevel: Double?
         var outingStart: Instant?
         /// The longest quick outing beyond the level (s): one that came back across it within
         /// `wanderOutingSpan`, fading over `wanderReachSpan` as the reach does. A run of fixes

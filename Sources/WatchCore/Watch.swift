@@ -506,7 +506,11 @@ public struct Watch: Sendable {
             noise.outingStart = nil
             return settings.guardsOff.contains(.wanderReach) ? 0 : reach
         }
-        let e = distance - level
+        // Against the quick level: a slow wander holds the fixes on one side of the slow level
+        // for minutes, and an excursion riding on it would never cross back in time to count.
+        let quick = noise.quickLevel ?? level
+        noise.quickLevel = quick + min(min(gap, 10) / settings.wanderQuickSpan.seconds, 1) * (distance - quick)
+        let e = distance - (settings.guardsOff.contains(.wanderQuickLevel) ? level : quick)
         if noise.outingStart != nil, (e > 0) == noise.outingOut {
             noise.outingPeak = max(noise.outingPeak, abs(e))
         } else {
