@@ -56,6 +56,30 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
         XCTAssertLessThan(ring, 6000 + 460 + 40, "rang after the large excursion")
     }
 
+    /// The quick level follows where the boat comes to lie: the boat lies 30 m from the anchor
+    /// for 20 minutes, its fixes 1 m either side each second, then the wind shifts and over a
+    /// minute it comes to lie 6 m further out, and stays. Ten minutes later an excursion runs
+    /// 14 m further out and back over 40 s: the reach learns it (a level that stayed where the
+    /// boat lay at first would have the fixes on one side of it since the shift, and the
+    /// excursion would never cross back).
+    func testTheQuickLevelFollowsWhereTheBoatComesToLie() {
+        var h = Harness { s in
+            s = WatchSettings()
+            s.radius = 60
+        }
+        h.anchored(armed: true)
+        for i in 0..<2400 {
+            let shift: Double = 6 * Swift.min(Swift.max(Double(i - 1200) / 60, 0), 1)
+            let into = Double(i - 1860)
+            let out = into >= 0 && into < 40 ? 14 * (1 - cos(2 * .pi * into / 40)) / 2 : 0
+            let d = 30 + shift + out + (i % 2 == 0 ? 1 : -1)
+            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5, received: h.now)))
+            if i == 1850 { XCTAssertLessThan(h.watch.noise.wanderReach, 5, "the reach had learnt an outing before the excursion") }
+            h.wait(1)
+        }
+        XCTAssertGreaterThan(h.watch.noise.wanderReach, 11, "the excursion after the boat came to lie further out taught no reach")
+    }
+
     /// A drag after the excursions still rings: at 0.5 m/s from about 30 m the boat leaves the
     /// 40 m circle about 20 s after it starts, and rings within a minute of that.
     func testADragAfterTheExcursionsStillRings() throws {
