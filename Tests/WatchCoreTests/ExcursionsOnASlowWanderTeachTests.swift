@@ -14,7 +14,8 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
     /// 20 minutes: the fixes stand up to 2 m beyond the slow level as it rises, short of it as it
     /// falls). Four times, late in a fall, an excursion runs 14 m toward the anchor and back over
     /// 40 s; then, as the wander rises, one runs 18 m away from it, its top 9 m beyond the
-    /// radius, about four wanders as the RMS measures it. `dragAt`: from then on the boat drags at 0.5 m/s.
+    /// radius, about four wanders as the RMS measures it. `dragAt`: from then on the boat drags
+    /// at 0.5 m/s.
     private func firstRing(dragAt: Int? = nil, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
         var h = Harness { s in
             s = WatchSettings()
@@ -26,7 +27,8 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
         func raised(_ into: Int, _ size: Double) -> Double {
             into >= 0 && Double(into) < length ? size * (1 - cos(2 * .pi * Double(into) / length)) / 2 : 0
         }
-        for i in 0..<7200 {
+        return h.secondsUntilRinging(limit: 7200) { t in
+            let i = Int(t)
             let phase = Double(i % 1200) / 1200
             let slow = phase < 0.5 ? -2 + 8 * phase : 2 - 8 * (phase - 0.5)
             let cycle = i / 1200
@@ -34,12 +36,8 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
             if cycle >= 1, cycle <= 4 { out -= raised(i % 1200 - 1060, 14) }
             if cycle == 5 { out += raised(i % 1200 - 460, 18) }
             if let d = dragAt, i >= d { out = 0.5 * Double(i - d) }
-            let d = 30 + slow + out + (i % 2 == 0 ? 1 : -1)
-            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5, received: h.now)))
-            if case .ringing = h.watch.alarm { return Double(i) }
-            h.wait(1)
+            return (0, 30 + slow + out + (i % 2 == 0 ? 1 : -1))
         }
-        return nil
     }
 
     func testExcursionsOnASlowWanderTeachTheirReach() {
@@ -68,15 +66,15 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
             s.radius = 60
         }
         h.anchored(armed: true)
-        for i in 0..<2400 {
+        func place(_ i: Int) -> (Double, Double) {
             let shift: Double = 6 * Swift.min(Swift.max(Double(i - 1200) / 60, 0), 1)
             let into = Double(i - 1860)
             let out = into >= 0 && into < 40 ? 14 * (1 - cos(2 * .pi * into / 40)) / 2 : 0
-            let d = 30 + shift + out + (i % 2 == 0 ? 1 : -1)
-            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5, received: h.now)))
-            if i == 1850 { XCTAssertLessThan(h.watch.noise.wanderReach, 5, "the reach had learnt an outing before the excursion") }
-            h.wait(1)
+            return (0, 30 + shift + out + (i % 2 == 0 ? 1 : -1))
         }
+        h.fixes(1850) { place($0) }
+        XCTAssertLessThan(h.watch.noise.wanderReach, 5, "the reach had learnt an outing before the excursion")
+        h.fixes(550) { place(1850 + $0) }
         XCTAssertGreaterThan(h.watch.noise.wanderReach, 11, "the excursion after the boat came to lie further out taught no reach")
     }
 
