@@ -50,7 +50,7 @@ job tables "$bench" --quick --plots "$out"
 # traced burst night. off=doppler-now (the smoothed speed hastening after the readings stopped,
 # or on readings below twice the reach) rings held-out filter speed 1210, 1463 and 2171;
 # wt=3 (the excursions' tail at a third of the reach)
-# filter speed 1281 and noisy speed 1461. The independence test's probe nights no longer ring with
+# noisy speed 1461 and 7680. The independence test's probe nights no longer ring with
 # the test off alone, the Doppler held to the readings' own speed (off=doppler-now) standing in
 # front of it there, so its three must-fail runs take that rule out as well: with it, they ring
 # the probe's good 6 m nights besides 1210 and 1463. pm=0 (persistence counting from the radius
@@ -61,10 +61,12 @@ job tables "$bench" --quick --plots "$out"
 # speed says the boat stayed counted on position alone) rings the mutant probe's good 10 m leaps
 # nights 0, 3 and 7; off=jumps-untrusted (a leap called only on a trusted, independent speed)
 # rings its nights 1, 12, 30, 38 and 92 in their first minutes, and jp=1000 (no prior for the
-# step before it is measured, so no leap judged then) nights 1, 30 and 92.
+# step before it is measured, so no leap judged then) nights 1, 30 and 92. off=wander-quick-level
+# (the quick outings measured against the slow level, so one riding on a slow wander teaches no
+# reach) rings filter speed 528 and held-out noisy speed 7680.
 t=off=doppler-trust
 n=off=doppler-now
-mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000"
+mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000 off=wander-quick-level"
 peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
 for m in $mutants; do job "mutant-$m" env ANCHOR_BOX_SET="$m" "$bench" --check --fail-fast; done
 for p in $peers; do job "peer-$p" "$bench" --check --fail-fast --rule "$p"; done

@@ -58,7 +58,16 @@ enum ReceiverBench {
                     let s = Scenario(kind: .drag(knots: knots), profile: profile, margin: margin,
                                      seed: DetectionBench.seed(set, profile.seedTag, 2, UInt64(knots * 10), UInt64(i)), sources: sources)
                     guard let exit = s.exitT, let breakout = s.breakoutT else { continue }
-                    if let a = contender.run(s).firstAlarm, a >= breakout, a <= exit + Scenario.dragFollow { delays.append(a - exit) } else { missed += 1 }
+                    let a = contender.run(s).firstAlarm
+                    if let a, a >= breakout, a <= exit + Scenario.dragFollow { delays.append(a - exit) } else { missed += 1 }
+                    // ANCHOR_RECEIVERS_EACH: each drag's alarm after the true exit, to compare rules drag
+                    // by drag; ANCHOR_RECEIVERS_DRAG=KNOTS:N traces one (0.5:36).
+                    if Process.environment("ANCHOR_RECEIVERS_DRAG") == "\(Format.fixed(knots, 1)):\(i)", let a, case .box(let st) = contender.kind {
+                        RegressionCheck.trace(s, st, a)
+                    }
+                    if Process.environment("ANCHOR_RECEIVERS_EACH") != nil {
+                        progress("\(name) \(Format.fixed(knots, 1)) kn drag \(i): \(a.map { Format.fixed($0 - exit) } ?? "missed")")
+                    }
                 }
                 let p = Percentiles(delays)
                 cells.append(drags == 0 ? "-" : "\(Format.optional(p.median)) / \(Format.optional(p.worst))" + (missed > 0 ? ", \(missed) missed" : ""))

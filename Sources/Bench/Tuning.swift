@@ -74,6 +74,7 @@ enum Tuning {
         case "rs": s.dopplerReachSpan = .seconds(x)
         case "ws": s.wanderReachSpan = .seconds(x)
         case "wo": s.wanderOutingSpan = .seconds(x)
+        case "wq": s.wanderQuickSpan = .seconds(x)
         case "wt": s.wanderTail = x
         case "pf": s.persistFloor = .seconds(x)
         case "pm": s.persistMargin = x

@@ -65,21 +65,24 @@ extension Watch {
         var pendingReach = 0.0
         public internal(set) var reachFor = 0.0
         /// What the position has shown at anchor: the farthest a fix stood from where the boat
-        /// lay (the level), either way, in an outing that came back across the level within
-        /// `wanderOutingSpan` (m), fading over `wanderReachSpan`; the outing under way (when it
-        /// started, its farthest, its side). Learnt from every fix, whatever the evidence: a
-        /// receiver's rare quick excursions (20 to 30 m out and back within a minute, heavy
-        /// tails its RMS wander hardly shows) are the ones that build evidence. A drag never
-        /// comes back, so it never teaches the reach.
+        /// lay just before (the quick level, `quickLevel`), either way, in an outing that came
+        /// back across it within `wanderOutingSpan` (m), fading over `wanderReachSpan`. Learnt
+        /// from every fix, whatever the evidence: a receiver's rare quick excursions (20 to 30 m
+        /// out and back within a minute, heavy tails its RMS wander hardly shows) are the ones
+        /// that build evidence. A drag never comes back, so it never teaches the reach.
         public internal(set) var wanderReach = 0.0
-        var outingPeak = 0.0
-        var outingStart: Instant?
+        /// The distance's mean over `wanderQuickSpan` (m), and the outing under way about it:
+        /// the reach's. Against the slow level a slow wander holds the fixes on one side for
+        /// minutes, and an excursion riding on it never crossed back within the span.
+        var quickLevel: Double?
+        var quickOuting = Outing()
         /// The longest quick outing beyond the level (s): one that came back across it within
         /// `wanderOutingSpan`, fading over `wanderReachSpan` as the reach does. A run of fixes
         /// beyond the alert radius longer than this (and `persistFloor`) is the persistence
-        /// path's (Docs/verdict.md, "Persistence").
+        /// path's (Docs/verdict.md, "Persistence"). Measured about the slow level, the outing under
+        /// way `levelOuting`: persistence's margin was set on outings measured so.
         public internal(set) var outingLongest = 0.0
-        var outingOut = true
+        var levelOuting = Outing()
         /// The receiver's step: the mean square of the move between consecutive holding fixes up
         /// to 1.5 s apart (m², the boat's own motion and the fix's jitter together), measured over
         /// `stepFor` seconds; the fix it was last taken from. A fix that leaps far beyond it is a
@@ -393,6 +396,27 @@ extension Watch {
             let r = distance - next
             let b = dt / min(s.noiseSpan.seconds, measuredFor + s.noisePriorSpan.seconds)
             variance = v + min(b, 1) * (r * r - v)
+        }
+    }
+
+    /// An outing of the distance to one side of a level: when it started, its farthest from the
+    /// level (m) and its side. `follow` takes each fix's excess over the level and returns the
+    /// outing it ended, if that one came back within `span`.
+    struct Outing: Hashable, Sendable {
+        var start: Instant?
+        var peak = 0.0
+        var out = true
+
+        mutating func follow(_ e: Double, at t: Instant, span: Duration) -> (peak: Double, seconds: Double, out: Bool)? {
+            if start != nil, (e > 0) == out {
+                peak = max(peak, abs(e))
+                return nil
+            }
+            let ended = start.flatMap { t - $0 <= span ? (peak, (t - $0).seconds, out) : nil }
+            start = t
+            peak = abs(e)
+            out = e > 0
+            return ended
         }
     }
 }

@@ -503,21 +503,22 @@ public struct Watch: Sendable {
         // Until the level has been measured for a swing span it is still finding where the boat
         // lies (the boat falling back on its rode from where it was marked): no outing yet.
         guard noise.measuredFor >= settings.swingSpan.seconds else {
-            noise.outingStart = nil
+            noise.levelOuting.start = nil
+            noise.quickOuting.start = nil
             return settings.guardsOff.contains(.wanderReach) ? 0 : reach
         }
-        let e = distance - level
-        if noise.outingStart != nil, (e > 0) == noise.outingOut {
-            noise.outingPeak = max(noise.outingPeak, abs(e))
-        } else {
-            // The outing crossed back over the level: a quick one was the receiver's.
-            if let start = noise.outingStart, t - start <= settings.wanderOutingSpan {
-                noise.wanderReach = max(noise.wanderReach, noise.outingPeak)
-                if noise.outingOut { noise.outingLongest = max(noise.outingLongest, (t - start).seconds) }
-            }
-            noise.outingStart = t
-            noise.outingPeak = abs(e)
-            noise.outingOut = e > 0
+        // An outing that crossed back over its level within the span was the receiver's: the
+        // reach from those about the quick level (`WatchGuard.wanderQuickLevel` off: the slow),
+        // the longest from those about the slow level.
+        let slowReach = settings.guardsOff.contains(.wanderQuickLevel)
+        if let o = noise.levelOuting.follow(distance - level, at: t, span: settings.wanderOutingSpan) {
+            if slowReach { noise.wanderReach = max(noise.wanderReach, o.peak) }
+            if o.out { noise.outingLongest = max(noise.outingLongest, o.seconds) }
+        }
+        let quick = noise.quickLevel ?? level
+        noise.quickLevel = quick + min(min(gap, 10) / settings.wanderQuickSpan.seconds, 1) * (distance - quick)
+        if let o = noise.quickOuting.follow(distance - quick, at: t, span: settings.wanderOutingSpan), !slowReach {
+            noise.wanderReach = max(noise.wanderReach, o.peak)
         }
         return settings.guardsOff.contains(.wanderReach) ? 0 : reach
     }

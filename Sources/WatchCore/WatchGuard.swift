@@ -24,6 +24,10 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// On position alone a fix counts only beyond the receiver's own excursions at anchor
     /// (`NoiseEstimate.wanderReach`) as well as beyond the radius.
     case wanderReach = "wander-reach"
+    /// The quick excursions are measured against the distance's quick level
+    /// (`WatchSettings.wanderQuickSpan`), so one riding on a slow wander still teaches the reach
+    /// (off: against the slow level the wander is measured about).
+    case wanderQuickLevel = "wander-quick-level"
     /// The Doppler hastens only while the readings themselves still carry the boat away (the
     /// median of the last three readings' radial speeds above `dopplerMinimum` and the same bar
     /// as the smoothed speed, `dopplerTrustMargin` times the speed's reach at anchor), not on the
