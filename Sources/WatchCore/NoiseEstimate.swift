@@ -79,8 +79,8 @@ extension Watch {
         /// The longest quick outing beyond the level (s): one that came back across it within
         /// `wanderOutingSpan`, fading over `wanderReachSpan` as the reach does. A run of fixes
         /// beyond the alert radius longer than this (and `persistFloor`) is the persistence
-        /// path's (Docs/verdict.md, "Persistence"). Measured about the slow level, the outing under
-        /// way `levelOuting`: persistence's margin was set on outings measured so.
+        /// path's (Docs/verdict.md, "Persistence"). Measured about the slow level, the outing
+        /// under way `levelOuting`: persistence's margin was set on outings measured so.
         public internal(set) var outingLongest = 0.0
         var levelOuting = Outing()
         /// The receiver's step: the mean square of the move between consecutive holding fixes up

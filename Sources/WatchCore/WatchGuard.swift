@@ -24,9 +24,9 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// On position alone a fix counts only beyond the receiver's own excursions at anchor
     /// (`NoiseEstimate.wanderReach`) as well as beyond the radius.
     case wanderReach = "wander-reach"
-    /// The quick excursions are measured against the distance's quick level
-    /// (`WatchSettings.wanderQuickSpan`), so one riding on a slow wander still teaches the reach
-    /// (off: against the slow level the wander is measured about).
+    /// The excursion reach is learnt from outings about the distance's quick level
+    /// (`WatchSettings.wanderQuickSpan`), so one riding on a slow wander still teaches it (off:
+    /// about the slow level the wander is measured about).
     case wanderQuickLevel = "wander-quick-level"
     /// The Doppler hastens only while the readings themselves still carry the boat away (the
     /// median of the last three readings' radial speeds above `dopplerMinimum` and the same bar

@@ -84,12 +84,13 @@ public struct WatchSettings: Hashable, Sendable {
     /// Docs/benchmarks.md, "The excursions' tail: half the reach").
     public var wanderReachSpan: Duration = .seconds(21_600)
     public var wanderOutingSpan: Duration = .seconds(90)
-    /// An outing is measured against the distance's quick level, its mean over
+    /// The reach is learnt from outings about the distance's quick level, its mean over
     /// `wanderQuickSpan`, not the slow level the wander is measured about: a receiver's slow
     /// wander holds its fixes on one side of the slow level for minutes, and an excursion riding
     /// on it never crossed back within `wanderOutingSpan`, so it taught nothing (filter speed
     /// tuning night 528 rang on position alone with a reach of 6 m after an inward excursion of
-    /// 14 m: Docs/benchmarks.md, "Excursions on a slow wander").
+    /// 14 m: Docs/benchmarks.md, "Excursions on a slow wander"). The longest quick outing is
+    /// still measured about the slow level.
     public var wanderQuickSpan: Duration = .seconds(60)
     public var wanderTail: Double = 2
     /// Persistence: once the steady fixes (3D, no burst) have stood beyond the alert radius for
