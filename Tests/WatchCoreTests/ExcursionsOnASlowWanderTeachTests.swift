@@ -17,12 +17,7 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
     /// radius, about four wanders as the RMS measures it. `dragAt`: from then on the boat drags
     /// at 0.5 m/s.
     private func firstRing(dragAt: Int? = nil, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
-        var h = Harness { s in
-            s = WatchSettings()
-            s.radius = 40
-            configure(&s)
-        }
-        h.anchored(armed: true)
+        var h = Harness.armed(radius: 40, configure)
         let length = 40.0
         func raised(_ into: Int, _ size: Double) -> Double {
             into >= 0 && Double(into) < length ? size * (1 - cos(2 * .pi * Double(into) / length)) / 2 : 0
@@ -61,11 +56,7 @@ final class ExcursionsOnASlowWanderTeachTests: XCTestCase {
     /// boat lay at first would have the fixes on one side of it since the shift, and the
     /// excursion would never cross back).
     func testTheQuickLevelFollowsWhereTheBoatComesToLie() {
-        var h = Harness { s in
-            s = WatchSettings()
-            s.radius = 60
-        }
-        h.anchored(armed: true)
+        var h = Harness.armed(radius: 60)
         func place(_ i: Int) -> (Double, Double) {
             let shift: Double = 6 * Swift.min(Swift.max(Double(i - 1200) / 60, 0), 1)
             let into = Double(i - 1860)

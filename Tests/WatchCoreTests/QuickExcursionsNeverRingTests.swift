@@ -15,12 +15,7 @@ final class QuickExcursionsNeverRingTests: XCTestCase {
     /// for the first five, 16 m for the sixth, whose top stands 7 m beyond the radius, nearly
     /// five wanders as the RMS measures it. `dragAt`: from then on the boat drags away at 0.5 m/s.
     private func firstRing(dragAt: Int? = nil, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
-        var h = Harness { s in
-            s = WatchSettings()
-            s.radius = 40
-            configure(&s)
-        }
-        h.anchored(armed: true)
+        var h = Harness.armed(radius: 40, configure)
         for i in 0..<7200 {
             let into = Double((i - 120) % 1200), length = 40.0, size = i >= 6000 ? 16.0 : 12.0
             var out = 0.0

@@ -121,6 +121,18 @@ struct Harness {
         if armed { send(.armSwitch(on: true)) }
     }
 
+    /// A watch with the default settings but an alert radius of `radius` m and what `configure`
+    /// changes, marked at the origin and armed.
+    static func armed(radius: Meters, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Harness {
+        var h = Harness { s in
+            s = WatchSettings()
+            s.radius = radius
+            configure(&s)
+        }
+        h.anchored(armed: true)
+        return h
+    }
+
     var verdictKind: PositionVerdict.Kind { watch.verdict.kind }
 }
 
