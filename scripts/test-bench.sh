@@ -62,8 +62,8 @@ job tables "$bench" --quick --plots "$out"
 # nights 0, 3 and 7; off=jumps-untrusted (a leap called only on a trusted, independent speed)
 # rings its nights 1, 12, 30, 38 and 92 in their first minutes, and jp=1000 (no prior for the
 # step before it is measured, so no leap judged then) nights 1, 30 and 92. off=wander-quick-level
-# (the quick outings measured against the slow level, so one riding on a slow wander teaches no
-# reach) rings filter speed 528 and held-out noisy speed 7680.
+# (the reach learnt from outings about the slow level, so one riding on a slow wander teaches
+# nothing) rings filter speed 528 and held-out noisy speed 7680.
 t=off=doppler-trust
 n=off=doppler-now
 mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000 off=wander-quick-level"

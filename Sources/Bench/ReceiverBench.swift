@@ -52,6 +52,10 @@ enum ReceiverBench {
                 }
             }
             var cells: [String] = []
+            // ANCHOR_RECEIVERS_EACH: each drag's alarm after the true exit, to compare rules drag by
+            // drag; ANCHOR_RECEIVERS_DRAG=KNOTS:N traces one (0.5:36).
+            let each = Process.environment("ANCHOR_RECEIVERS_EACH") != nil
+            let traced = Process.environment("ANCHOR_RECEIVERS_DRAG")
             for knots in speeds {
                 var delays: [Double] = [], missed = 0
                 for i in 0..<drags {
@@ -60,12 +64,10 @@ enum ReceiverBench {
                     guard let exit = s.exitT, let breakout = s.breakoutT else { continue }
                     let a = contender.run(s).firstAlarm
                     if let a, a >= breakout, a <= exit + Scenario.dragFollow { delays.append(a - exit) } else { missed += 1 }
-                    // ANCHOR_RECEIVERS_EACH: each drag's alarm after the true exit, to compare rules drag
-                    // by drag; ANCHOR_RECEIVERS_DRAG=KNOTS:N traces one (0.5:36).
-                    if Process.environment("ANCHOR_RECEIVERS_DRAG") == "\(Format.fixed(knots, 1)):\(i)", let a, case .box(let st) = contender.kind {
+                    if traced == "\(Format.fixed(knots, 1)):\(i)", let a, case .box(let st) = contender.kind {
                         RegressionCheck.trace(s, st, a)
                     }
-                    if Process.environment("ANCHOR_RECEIVERS_EACH") != nil {
+                    if each {
                         progress("\(name) \(Format.fixed(knots, 1)) kn drag \(i): \(a.map { Format.fixed($0 - exit) } ?? "missed")")
                     }
                 }

@@ -84,20 +84,13 @@ enum RegressionCheck {
     /// as the smoothed speed (`WatchGuard.dopplerNow`).
     /// And held-out noisy speed 7680 (nights 7000 to 7999), on position alone: its excursions
     /// rode on a slow wander and never crossed back over the slow level within the outing span,
-    /// so the reach stood at 7.6 m when one ran 26 m out along the line; quiet since the outings
-    /// are measured against the quick level (`WatchGuard.wanderQuickLevel`).
+    /// so the reach stood at 7.6 m when one ran 26 m out along the line; quiet since the reach
+    /// is learnt from outings about the quick level (`WatchGuard.wanderQuickLevel`).
     static let tracedHeldOutNights: [(ReceiverModel, [Int])] = [
         (.filterSpeed, [1032, 1087, 1210, 1281, 1463, 2171]),
         (.noisySpeed, [1164, 1461, 7680]),
     ]
 
-    /// Tuning nights that rang on position alone with the outings measured against the slow
-    /// level (`WatchGuard.wanderQuickLevel` off): filter speed 528, 84 minutes in, an excursion
-    /// 24 m out along the line against a reach of 6.2 m; an inward excursion of 14 m at 41
-    /// minutes had ridden on the slow wander and taught nothing.
-    static let slowWanderNights: [(ReceiverModel, [Int])] = [
-        (.filterSpeed, [528]),
-    ]
 
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
@@ -259,9 +252,11 @@ enum RegressionCheck {
         for (model, nights) in tracedHeldOutNights {
             fixedNights("\(model.name) 20 m, held-out nights", nights, modelled(.modelled(model), 8))
         }
-        for (model, nights) in slowWanderNights {
-            fixedNights("\(model.name) 20 m, traced nights, excursions on a slow wander", nights, modelled(.modelled(model), 7))
-        }
+        // The tuning night that rang on position alone with the reach learnt about the slow level
+        // (`WatchGuard.wanderQuickLevel` off): 84 minutes in, an excursion 24 m out along the line
+        // against a reach of 6.2 m; an inward excursion of 14 m at 41 minutes had ridden on the
+        // slow wander and taught nothing.
+        fixedNights("filter speed 20 m, traced nights, excursions on a slow wander", [528], modelled(.modelled(.filterSpeed), 7))
         // The nights the Doppler rang once the speed's reach had faded (`dopplerReachSpan` 6 h,
         // `ANCHOR_BOX_SET=rs=21600`): quiet with the reach kept while the anchor is down.
         fixedNights("filter speed 20 m, traced nights, the reach faded", [1428], modelled(.modelled(.filterSpeed), 7))
@@ -313,11 +308,12 @@ extension RegressionCheck {
         // `ANCHOR_TRACE_WIDE=1`: the whole night before the ring, each fix 8 m or more from where
         // the boat lies (the excursions the reaches learn from), not the last minute alone.
         let wide = Process.environment("ANCHOR_TRACE_WIDE") == "1"
+        // `ANCHOR_TRACE_SPAN=FROM-TO`: every fix from FROM to TO s besides.
+        let span = Process.environment("ANCHOR_TRACE_SPAN").map { $0.split(separator: "-").compactMap { Double($0) } }
         for (k, reading) in s.readings.enumerated() {
             r.feed(reading)
             let t = reading.received.seconds
             let n = r.watch.noise
-            let span = Process.environment("ANCHOR_TRACE_SPAN").map { $0.split(separator: "-").compactMap { Double($0) } }
             let inSpan = span.map { $0.count == 2 && t >= $0[0] && t <= $0[1] } ?? false
             let excursion = inSpan || wide && abs((s.measured[k]?.length ?? 0) - (n.level ?? 0)) >= 8
             guard excursion || (s.exitT == nil ? t > ring - 60 : t > exit - 15), t <= ring + 1 else { continue }
