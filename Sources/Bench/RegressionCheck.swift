@@ -87,7 +87,7 @@ enum RegressionCheck {
     /// so the reach stood at 7.6 m when one ran 26 m out along the line; quiet since the reach
     /// is learnt from outings about the quick level (`WatchGuard.wanderQuickLevel`).
     /// And held-out filter speed 3518 and lagged speed 3822 (nights 3000 to 3999), from the
-    /// Doppler: excursions 29 and 30 m out along the line, their smoothed speed 2.24 and 2.0 times
+    /// Doppler: excursions 29 and 25 m out along the line, their smoothed speed 2.24 and 2.0 times
     /// the reach learnt so far; quiet since the speed is trusted only beyond 2.3 times its reach
     /// (`WatchSettings.dopplerTrustMargin`; `ANCHOR_BOX_SET=tm=2` rings both).
     static let tracedHeldOutNights: [(ReceiverModel, [Int])] = [
