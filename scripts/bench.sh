@@ -37,3 +37,7 @@ handle() {
 a=$(handle 1000)
 b=$(handle 11000)
 echo "Watch.handle: $(( (b - a) / 10000 )) instructions per fix (inclusive; difference of 11,000 and 1,000 fixes)"
+# The same on a swinging boat with its speed (Docs/benchmarks.md, "The watch core").
+a=$(ANCHOR_COST_SPEED=1 ANCHOR_COST_SWING=1 handle 1000)
+b=$(ANCHOR_COST_SPEED=1 ANCHOR_COST_SWING=1 handle 11000)
+echo "Watch.handle, a swinging boat with its speed: $(( (b - a) / 10000 )) instructions per fix"

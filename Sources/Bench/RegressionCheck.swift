@@ -86,9 +86,18 @@ enum RegressionCheck {
     /// rode on a slow wander and never crossed back over the slow level within the outing span,
     /// so the reach stood at 7.6 m when one ran 26 m out along the line; quiet since the reach
     /// is learnt from outings about the quick level (`WatchGuard.wanderQuickLevel`).
+    /// And held-out filter speed 3518 and lagged speed 3822 (nights 3000 to 3999), from the
+    /// Doppler: excursions 29 and 25 m out along the line, their smoothed speed 2.24 and 2.0 times
+    /// the reach learnt so far; quiet since the speed is trusted only beyond 2.3 times its reach
+    /// (`WatchSettings.dopplerTrustMargin`; `ANCHOR_BOX_SET=tm=2` rings both). And held-out
+    /// filter speed 11260 (nights 11000 to 11999, run first with the margin at 2.3), which rang
+    /// with the margin at 2: 27 minutes in, the fixes ran 24 m out in 26 s, 6 m beyond the
+    /// radius, and the smoothed speed peaked at 2.44 times the reach, its readings above 2.3
+    /// times it for three fixes only.
     static let tracedHeldOutNights: [(ReceiverModel, [Int])] = [
-        (.filterSpeed, [1032, 1087, 1210, 1281, 1463, 2171]),
+        (.filterSpeed, [1032, 1087, 1210, 1281, 1463, 2171, 3518, 11260]),
         (.noisySpeed, [1164, 1461, 7680]),
+        (.laggedSpeed, [3822]),
     ]
 
 
@@ -310,15 +319,17 @@ extension RegressionCheck {
         let wide = Process.environment("ANCHOR_TRACE_WIDE") == "1"
         // `ANCHOR_TRACE_SPAN=FROM-TO`: every fix from FROM to TO s besides.
         let span = Process.environment("ANCHOR_TRACE_SPAN").map { $0.split(separator: "-").compactMap { Double($0) } }
+        // `ANCHOR_TRACE_PAST=S`: on for S s after the ring (1 unless set), to see how it ended.
+        let past = Process.environment("ANCHOR_TRACE_PAST").flatMap { Double($0) } ?? 1
         for (k, reading) in s.readings.enumerated() {
             r.feed(reading)
             let t = reading.received.seconds
             let n = r.watch.noise
             let inSpan = span.map { $0.count == 2 && t >= $0[0] && t <= $0[1] } ?? false
             let excursion = inSpan || wide && abs((s.measured[k]?.length ?? 0) - (n.level ?? 0)) >= 8
-            guard excursion || (s.exitT == nil ? t > ring - 60 : t > exit - 15), t <= ring + 1 else { continue }
+            guard excursion || (s.exitT == nil ? t > ring - 60 : t > exit - 15), t <= ring + past else { continue }
             let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
-            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) out \(Format.fixed(n.outingLongest, 0)) run \(Format.fixed(r.watch.persistRun, 0)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
+            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) now \(Format.fixed(n.currentRadial, 2)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) out \(Format.fixed(n.outingLongest, 0)) run \(Format.fixed(r.watch.persistRun, 0)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
         }
     }
 }

@@ -70,9 +70,14 @@ public struct WatchSettings: Hashable, Sendable {
     /// keeps it while the anchor is down: how a receiver couples its speed to its position is the
     /// receiver's, not the sky's, and its excursions come in any direction, so hours can pass
     /// before the next one runs along the line again (a reach faded over 6 h rang a filter-speed
-    /// receiver 6.7 h into its night: Docs/benchmarks.md).
+    /// receiver 6.7 h into its night: Docs/benchmarks.md). The margin is 2.3, not 2: the reach
+    /// is the fastest excursion seen so far, and the next can go further (held-out filter speed
+    /// 3518 and lagged speed 3822 rang at 2, their excursions' smoothed speed at 2.24 and 2.0
+    /// times the reach). Its price: the good receiver's 4 kn probe drag 38, whose speed crossed
+    /// twice its reach as 3518's did, by a hair, rings 2 s later (Docs/benchmarks.md, "The
+    /// Doppler's margin: 2.3 times the reach").
     public var dopplerTrustSpan: Duration = .seconds(600)
-    public var dopplerTrustMargin: Double = 2
+    public var dopplerTrustMargin: Double = 2.3
     public var dopplerReachSpan: Duration? = nil
     /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
     /// stood from where the boat lay, either way, in an outing that came back within

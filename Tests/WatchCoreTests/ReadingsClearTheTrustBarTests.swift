@@ -5,7 +5,7 @@ import XCTest
 /// The Doppler hastens a ring only while the readings themselves clear the bar the smoothed
 /// speed must: the median of the last three readings' radial speeds above `doppler_trust_margin`
 /// times the speed's reach at anchor, not the reach alone (Docs/verdict.md, "The Doppler"; issue
-/// 24). An excursion's quick start lifts the smoothed speed over twice the reach; when its
+/// 24). An excursion's quick start lifts the smoothed speed over the trust bar; when its
 /// readings fall back below that while still carrying the boat out, the smoothed speed alone is
 /// what says "fast", and it must not hasten: held-out filter-speed night 2171 of the benchmark
 /// rang so (Docs/benchmarks.md).
