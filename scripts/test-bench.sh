@@ -64,7 +64,7 @@ job tables "$bench" --quick --plots "$out"
 # step before it is measured, so no leap judged then) nights 1, 30 and 92. off=wander-quick-level
 # (the reach learnt from outings about the slow level, so one riding on a slow wander teaches
 # nothing) rings filter speed 528 and held-out noisy speed 7680. tm=2 (the speed trusted beyond
-# twice its reach, not 2.3 times) rings held-out filter speed 3518 and lagged speed 3822.
+# twice its reach, not 2.3 times) rings held-out filter speed 3518 and 11260 and lagged speed 3822.
 t=off=doppler-trust
 n=off=doppler-now
 mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000 off=wander-quick-level tm=2"

@@ -12,9 +12,8 @@ import WatchCore
 /// with the speed, its velocity in the reported speed and course), so the swing estimate's arc
 /// fills many cells: the watch's cost on a swinging night.
 enum CostDriver {
-    /// Returns the watch's actions, and how many cells its swing estimate holds and the arc it
-    /// has seen (degrees) at the end.
-    static func run(fixes: Int, sources: [NoiseCapture]) -> (actions: Int, cells: Int, arc: Double) {
+    /// Returns the watch's actions, and how many cells its swing estimate holds at the end.
+    static func run(fixes: Int, sources: [NoiseCapture]) -> (actions: Int, cells: Int) {
         var rng = SplitMix64(seed: 42)
         let profile = ReceiverProfile(quality: .good, rate: 10, gapsPerHour: 0)
         let noise = NoiseTrack(seconds: fixes / 10 + 2, profile: profile, sources: sources, rng: &rng)
@@ -52,6 +51,6 @@ enum CostDriver {
                                      accuracy: Meters(n.eph), speed: speed, track: track, received: Instant(seconds: t))
             actions += watch.handle(.reading(reading), at: reading.received).count
         }
-        return (actions, watch.swing.cellCount, watch.swing.arcSeen)
+        return (actions, watch.swing.cellCount)
     }
 }

@@ -100,7 +100,6 @@ enum RegressionCheck {
         (.laggedSpeed, [3822]),
     ]
 
-
     static func cases(sources: [NoiseCapture]) -> [Case] {
         var out: [Case] = []
         let good = (ReceiverProfile.good(1), 10.0), poor = (ReceiverProfile.poor(1), 20.0)

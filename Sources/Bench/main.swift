@@ -48,7 +48,7 @@ if let n = Process.environment("ANCHOR_PROBE").flatMap({ Int($0) }) {
 switch options.mode {
 case .costDriver(let fixes):
     let r = CostDriver.run(fixes: fixes, sources: library.sources)
-    print("cost driver: \(fixes) fixes, \(r.actions) actions; the swing estimate \(r.cells) cells, an arc of \(Format.fixed(r.arc)) degrees")
+    print("cost driver: \(fixes) fixes, \(r.actions) actions; the swing estimate \(r.cells) cells")
 
 case .holdingLog(let path, let seconds, let dragging):
     do { try HoldingLog.write(path: path, seconds: seconds, sources: library.sources, dragging: dragging) } catch {

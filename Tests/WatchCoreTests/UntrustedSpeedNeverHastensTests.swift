@@ -20,17 +20,13 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
     private func firstRing(seconds: Int = 7200, excursionAt starts: [Int] = Array(stride(from: 120, to: 7200, by: 1200)),
                            sizes: [Double] = [], lengths: [Double] = [], radius: Meters = 40,
                            _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
-        var h = Harness { s in
-            s = WatchSettings()
-            s.radius = radius
-            configure(&s)
-        }
-        h.anchored(armed: true)
+        var h = Harness.armed(radius: radius, configure)
         for i in 0..<seconds {
             var out = 0.0, rate = 0.0
-            if let n = starts.lastIndex(where: { $0 <= i }), Double(i - starts[n]) < (n < lengths.count ? lengths[n] : 30) {
-                let start = starts[n], size = n < sizes.count ? sizes[n] : 14, length = n < lengths.count ? lengths[n] : 30
-                let into = Double(i - start)
+            let n = starts.lastIndex(where: { $0 <= i })
+            let size = n.map { $0 < sizes.count ? sizes[$0] : 14 } ?? 0, length = n.map { $0 < lengths.count ? lengths[$0] : 30 } ?? 0
+            if let n, Double(i - starts[n]) < length {
+                let into = Double(i - starts[n])
                 out = size * (1 - cos(2 * .pi * into / length)) / 2
                 rate = size * .pi / length * sin(2 * .pi * into / length)
             }
@@ -84,17 +80,19 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
     /// filter speed 3518 of the benchmark rang on such an excursion, its smoothed speed 2.24
     /// times the reach (Docs/benchmarks.md).
     func testAnExcursionTwiceAsFastAsAnySeenNeverRings() {
-        let starts = [120, 1320, 2520, 4920]
-        XCTAssertNil(firstRing(excursionAt: starts, sizes: [14, 14, 14, 36], lengths: [30, 30, 30, 50], radius: 58), "an excursion 2.1 times as fast as any seen rang")
+        XCTAssertNil(fasterExcursionRing(), "an excursion 2.1 times as fast as any seen rang")
     }
 
     /// The same readings ring with the margin at 2, and position alone is quiet on them: they
     /// test the margin.
     func testTheFasterExcursionRingsOnlyWithTheMarginAtTwo() throws {
-        let starts = [120, 1320, 2520, 4920]
-        let ring = try XCTUnwrap(firstRing(excursionAt: starts, sizes: [14, 14, 14, 36], lengths: [30, 30, 30, 50], radius: 58) { $0.dopplerTrustMargin = 2 },
-                                 "the faster excursion never rang with the margin at 2")
+        let ring = try XCTUnwrap(fasterExcursionRing { $0.dopplerTrustMargin = 2 }, "the faster excursion never rang with the margin at 2")
         XCTAssertGreaterThan(ring, 4920)
-        XCTAssertNil(firstRing(excursionAt: starts, sizes: [14, 14, 14, 36], lengths: [30, 30, 30, 50], radius: 58) { $0.dopplerThreshold = .infinity }, "position alone rang")
+        XCTAssertNil(fasterExcursionRing { $0.dopplerThreshold = .infinity }, "position alone rang")
+    }
+
+    /// The three excursions of 14 m and, at 4,920 s, the one of 36 m over 50 s, at a 58 m radius.
+    private func fasterExcursionRing(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
+        firstRing(excursionAt: [120, 1320, 2520, 4920], sizes: [14, 14, 14, 36], lengths: [30, 30, 30, 50], radius: 58, configure)
     }
 }
