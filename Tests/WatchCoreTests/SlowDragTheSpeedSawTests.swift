@@ -11,8 +11,9 @@ final class SlowDragTheSpeedSawTests: XCTestCase {
     /// The boat 30 m north of the anchor with a 40 m radius, its fixes 1 m either side each
     /// second, its speed 0.03 m/s north or south by turns (the Doppler's own jitter), and every
     /// 20 minutes from the second minute an excursion of the position alone straight away from
-    /// the anchor, out and back over 88 s (a raised cosine, 12 m): the longest quick outing is
-    /// about 85 s, so a run the speed did not see waits about 64 s. From 3,700 s `place(t)`
+    /// the anchor, 9 m out over 8 s, held 72 s and back over 8 s (inside the radius but for the
+    /// jitter): the longest quick outing is about 82 s, so a run the speed did not see waits
+    /// about 62 s. From 3,700 s `place(t)`
     /// gives how far beyond 30 m the boat's fixes stand `t` seconds on, and `speed(t)` its
     /// reported speed north (nil: the jitter as before). With `sway`, the speed surges that much
     /// each way over 4 minutes too (a boat on its rode), so its spread at anchor is larger.
@@ -47,8 +48,8 @@ final class SlowDragTheSpeedSawTests: XCTestCase {
     }
 
     /// The speed saw the run: it rings at the floor's 45 s and a few seconds of evidence after the
-    /// fixes stand beyond the radius, where waiting for 0.75 of the longest outing (about 64 s)
-    /// rang later.
+    /// fixes stand beyond the radius, where waiting for 0.75 of the longest outing (about 62 s)
+    /// rang 16 s later.
     func testASlowDragTheSpeedSawRingsAtTheFloor() throws {
         let seen = try XCTUnwrap(drag(), "the slow drag never rang")
         XCTAssertGreaterThanOrEqual(seen, 3810 + 45, "it rang before the run stood at the floor")
@@ -59,7 +60,7 @@ final class SlowDragTheSpeedSawTests: XCTestCase {
 
     /// A step of the fixes 14 m out over 4 s that stands there 54 s and comes back (the regression
     /// check's good 6 m night 119 looked so), the speed saying the boat moves away at 0.05 m/s
-    /// all the while (more than its spread at anchor, as 119's did): the speed carried the
+    /// all the while (about its spread at anchor, as 119's was): the speed carried the
     /// boat a fraction of the way the fixes rose, so it waits for the outings and never rings;
     /// holding the speed to its average alone (`WatchGuard.persistSpeedTrail` off), it rings.
     func testAStepTheSpeedDidNotSeeWaitsForTheOutings() {
@@ -91,10 +92,10 @@ final class SlowDragTheSpeedSawTests: XCTestCase {
     /// the boat away now, but over the run it carried it nowhere, and it waits for the outings
     /// and never rings. With the run's average not asked (`WatchGuard.persistSpeedAway` off), it
     /// rings.
-    func testFixesStandingOutAgainWithNoSpeedWaitForTheOutings() {
+    func testFixesOutAgainWhileTheSpeedWentNowhereWaitForTheOutings() {
         let again: (Double) -> Double = { t in t < 35 ? 13 : t < 55 ? 7 : t < 113 ? 13 : 0 }
         let surge: (Double) -> Double? = { t in t < 35 ? nil : t < 55 ? 0.1 : t < 85 ? -0.06 : t < 113 ? 0.1 : nil }
-        XCTAssertNil(firstRing(place: again, speed: surge), "fixes standing out again with no speed rang")
+        XCTAssertNil(firstRing(place: again, speed: surge), "fixes out again while the speed went nowhere over the run rang")
         XCTAssertNotNil(firstRing({ $0.guardsOff.insert(.persistSpeedAway) }, place: again, speed: surge),
                         "with the speed's average not asked the fixes never rang: the test shows nothing")
     }
