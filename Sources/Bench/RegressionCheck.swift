@@ -60,8 +60,17 @@ enum RegressionCheck {
     /// receiver's fixes leaping at a 10 m margin (rang at 8,604, 5,839 and 2,679 s), and with a
     /// leap judged only on a trusted speed (`off=jumps-untrusted`), leaps in a night's first
     /// minutes (nights 1, 12, 30, 38 and 92 rang at 72, 423, 115, 386 and 11 s; with no prior for
-    /// the step before it is measured, `jp=1000`, nights 1, 30 and 92).
+    /// the step before it is measured, `jp=1000`, nights 1, 30 and 92). And with a persistence
+    /// run shortened to the floor without asking that the speed carried the boat half the way
+    /// the fixes rose (`off=persist-speed-trail`), the good receiver's plain night 340 at 6 m
+    /// (rang at 8,526 s; before the speed-now condition, night 119 too: 1.8 h in, its fixes
+    /// stepped 10 m out in 6 s and stood beyond the radius while the speed said 0.05 m/s away on
+    /// average, rang at 6,552 s); and with it shortened whatever the speed says now
+    /// (`off=persist-speed-now`), its night 210:
+    /// 2.4 h in, the fixes stepped 5 m out in 6 s and crept 3 m further, the speed moving with
+    /// them at 0.1 to 0.3 m/s for half a minute, then nothing (rang at 8,764 s).
     static let mutantNights: [(cell: String, nights: [Int])] = [
+        ("good:6:plain", [119, 210, 340]),
         ("good:6:speed-from-positions-over-seconds", [9, 24]),
         ("good:6:speed-from-position", [2]),
         ("noisy-speed:15:plain", [49, 50]),

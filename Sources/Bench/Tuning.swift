@@ -81,6 +81,9 @@ enum Tuning {
         case "pd": s.persistDeadband = x
         case "pg": s.persistGive = x
         case "pb": s.persistBridge = .seconds(x)
+        case "pv": s.persistSpeed = x
+        case "pw": s.persistSpeedShare = x
+        case "pn": s.persistSpeedNow = x
         case "db": s.deadband = x
         case "js": s.jumpSpeed = x
         case "jk": s.jumpSlack = x

@@ -56,6 +56,25 @@ public struct Watch: Sendable {
     /// The run's seconds beyond the alert radius, less `persistGive` times its seconds inside
     /// (persistence; read by the benchmark's traces).
     public private(set) var persistRun = 0.0
+    /// The run's own time since it started (inside seconds too), and how far the receiver's
+    /// speed carried the boat away from the anchor over it (the readings' radial speed, the
+    /// median of three, times the time): a run the speed saw as the boat moving away.
+    private var runClock = 0.0
+    private var runAway = 0.0
+    /// How far the readings' speed has carried the boat away from the anchor since it was
+    /// marked (the median of three's radial speed times the seconds, m), and the fixes' trail:
+    /// every `trailStep` a fix's distance beside that sum, oldest first, at most `trailKept` of
+    /// them. What a persistence run's speed is held to: it must account for the fixes' rise.
+    private var awayTotal = 0.0
+    private var trail: [TrailPoint] = []
+    static let trailStep = 5.0
+    static let trailKept = 24
+
+    struct TrailPoint: Hashable, Sendable {
+        var at: Instant
+        var distance: Double
+        var away: Double
+    }
     /// A fix leapt from the last one while the receiver's trusted speed said the boat stayed
     /// (`leapt`), and no fix has stood inside the alert radius since: beyond it the fixes count
     /// only once persistent, or with the Doppler.
@@ -108,6 +127,9 @@ public struct Watch: Sendable {
         var steady = false
         /// The longest quick outing the receiver had shown when it came (`NoiseEstimate.outingLongest`).
         var outing = 0.0
+        /// The readings' radial speed when it came (the median of the last three, m/s, away
+        /// from the anchor positive; 0 without a speed).
+        var away = 0.0
     }
 
     public init(settings: WatchSettings = WatchSettings()) {
@@ -416,6 +438,12 @@ public struct Watch: Sendable {
         sample.reach = learnWanderReach(distance: distance, gap: gap, at: t)
         sample.steady = !weak && !noise.isBurst(reading.accuracy?.value) && noise.measuredFor >= settings.swingSpan.seconds
         sample.outing = noise.outingLongest
+        sample.away = radial == nil ? 0 : noise.currentRadial
+        awayTotal += sample.away * min(gap, 1)
+        if trail.last.map({ (t - $0.at).seconds >= Self.trailStep }) ?? true {
+            trail.append(TrailPoint(at: t, distance: distance, away: awayTotal))
+            if trail.count > Self.trailKept { trail.removeFirst(trail.count - Self.trailKept) }
+        }
         sample.beyond = credit(sample, gap: gap) > 0
         if sample.beyond { beyondInWindow += 1 }
         beyondRun = sample.beyond ? beyondRun + 1 : 0
@@ -467,28 +495,59 @@ public struct Watch: Sendable {
     /// minutes dip inside on the noise); a gap up to `persistBridge` keeps the run but adds one
     /// second at most (silence is not evidence); a weak or burst fix, or a longer gap, ends it.
     /// Once the run stands at `persistFloor` and at `persistMargin` times the longest quick
-    /// outing the receiver has shown (the outing learnt before this fix), the fix counts from
-    /// the radius itself.
+    /// outing the receiver has shown (the outing learnt before this fix), or at the floor alone
+    /// where the receiver's own speed saw the run as the boat moving away (`speedSawRun`), the
+    /// fix counts from the radius itself.
     private mutating func persists(_ s: Sample, gap: Double) -> Bool {
         guard s.steady, gap <= max(1.5, settings.persistBridge.seconds) else {
-            persistRunning = false
-            persistRun = 0
+            endRun()
             return false
+        }
+        let step = gap <= 1.5 ? gap : 1
+        if persistRunning {
+            runClock += step
+            runAway += s.away * step
         }
         guard s.distance - settings.accuracyWeight * s.accuracy > radius.value else {
             let taken = settings.persistGive * gap
             if taken.isNaN || persistRun <= taken {
-                persistRunning = false
-                persistRun = 0
+                endRun()
             } else {
                 persistRun -= taken
             }
             return false
         }
-        if persistRunning { persistRun += gap <= 1.5 ? gap : 1 }
+        if persistRunning { persistRun += step }
         persistRunning = true
-        let need = max(settings.persistFloor.seconds, settings.persistMargin * s.outing)
+        let floor = settings.persistFloor.seconds
+        let need = speedSawRun(s, floor: floor) ? floor : max(floor, settings.persistMargin * s.outing)
         return persistRun >= need
+    }
+
+    /// The run was the boat moving away: for at least `floor` seconds the receiver's own speed
+    /// (independent of its positions) carried it away from the anchor on average faster than
+    /// `persistSpeed` times that speed's spread at anchor, still does (smoothed, `persistSpeedNow`
+    /// times it), and over the last twice `floor` it carried the boat at least
+    /// `persistSpeedShare` of the way the fixes rose. A quick outing or a step of the position is
+    /// the receiver's, and a speed that is its own shows none of it.
+    private func speedSawRun(_ s: Sample, floor: Double) -> Bool {
+        guard settings.persistSpeed > 0, runClock >= floor,
+              settings.guardsOff.contains(.persistSpeedIndependent) || noise.speedIndependent(settings),
+              settings.guardsOff.contains(.persistSpeedAway) || runAway >= settings.persistSpeed * noise.radialSigma(settings) * runClock,
+              settings.guardsOff.contains(.persistSpeedNow) || noise.radialSpeed >= settings.persistSpeedNow * noise.radialSigma(settings)
+        else { return false }
+        if settings.guardsOff.contains(.persistSpeedTrail) { return true }
+        // The newest trail point at least twice the floor old: the fixes' rise since, and the
+        // speed's. A trail that does not reach that far back (a gap, a new mark) says nothing.
+        guard let then = trail.last(where: { (s.at - $0.at).seconds >= 2 * floor }) else { return false }
+        return awayTotal - then.away >= settings.persistSpeedShare * (s.distance - then.distance)
+    }
+
+    private mutating func endRun() {
+        persistRunning = false
+        persistRun = 0
+        runClock = 0
+        runAway = 0
     }
 
     /// The excursion reach (`NoiseEstimate.wanderReach`) from a fix at `distance`, `gap` seconds
@@ -540,8 +599,7 @@ public struct Watch: Sendable {
     private mutating func rejudgeWindow() {
         evidence = 0
         evidenceAt = nil
-        persistRunning = false
-        persistRun = 0
+        endRun()
         beyondInWindow = 0
         beyondRun = 0
         for i in samplesHead..<samples.count {
@@ -795,9 +853,10 @@ public struct Watch: Sendable {
         beyondRun = 0
         evidence = 0
         evidenceAt = nil
-        persistRunning = false
-        persistRun = 0
+        endRun()
         afterJump = false
+        awayTotal = 0
+        trail.removeAll()
         noise = NoiseEstimate()
         wanderSaved = nil
         excursionsSaved = (0, 0)

@@ -41,4 +41,17 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// speed that fails the independence test: the step is physics, and the speed has only to
     /// fail to see it (off: only a trusted, independent speed calls a leap).
     case jumpsUntrusted = "jumps-untrusted"
+    /// A persistence run needs only `persistFloor` where the receiver's speed saw it as the boat
+    /// moving away, on average faster than `persistSpeed` times its spread (off: wherever the
+    /// speed is independent, whatever it said).
+    case persistSpeedAway = "persist-speed-away"
+    /// ... and only where that speed is the receiver's own, not worked out from its positions
+    /// (off: any speed).
+    case persistSpeedIndependent = "persist-speed-independent"
+    /// ... and only where over the last twice `persistFloor` that speed carried the boat at
+    /// least `persistSpeedShare` of the way its fixes rose (off: whatever the fixes did before).
+    case persistSpeedTrail = "persist-speed-trail"
+    /// ... and only while the speed, smoothed, still carries the boat away by `persistSpeedNow`
+    /// times its spread (off: whatever it says now).
+    case persistSpeedNow = "persist-speed-now"
 }

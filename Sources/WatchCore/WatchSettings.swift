@@ -115,6 +115,21 @@ public struct WatchSettings: Hashable, Sendable {
     /// A gap in the fixes up to this long keeps the run, the fix after it counting one second;
     /// a longer one starts it again.
     public var persistBridge: Duration = .seconds(5)
+    /// A run the receiver's own speed saw as the boat moving away needs only `persistFloor`, not
+    /// the outing's share: a speed independent of the positions (`NoiseEstimate.speedIndependent`)
+    /// that over the run carried the boat away on average faster than `persistSpeed` times its
+    /// spread at anchor, smoothed still does by `persistSpeedNow` times it, and over the last
+    /// twice `persistFloor` carried it at least `persistSpeedShare` of the way the fixes rose. A
+    /// quick outing or a step is the position's: a speed of its own shows none of it, and a
+    /// drag goes on (`persistSpeed` 0: off). Chosen on the probe's good 0.2 kn drags, 48 / 96 /
+    /// 101 s where the outing's share took 53 / 102 / 113 (Docs/benchmarks.md, "Slow drags the
+    /// speed saw"); the share on the good receiver's quiet night 119 at a 6 m margin, whose fixes
+    /// stepped 10 m out while the speed said 0.05 m/s (it rings on the average alone), and the
+    /// speed now on its night 210, whose speed moved 0.1 to 0.3 m/s with a step of its fixes and
+    /// had fallen back to nothing when it rang.
+    public var persistSpeed: Double = 0.5
+    public var persistSpeedShare: Double = 0.5
+    public var persistSpeedNow: Double = 0.7
     /// A fix counts as outside only by what lies beyond this many of its own reported accuracies
     /// (0 ignores accuracy: a poor receiver that under-reports its error can't defeat the rule).
     public var accuracyWeight: Double = 0
