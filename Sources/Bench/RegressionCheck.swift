@@ -66,9 +66,9 @@ enum RegressionCheck {
     /// (rang at 8,526 s; before the speed-now condition, night 119 too: 1.8 h in, its fixes
     /// stepped 10 m out in 6 s and stood beyond the radius while the speed said 0.05 m/s away on
     /// average, rang at 6,552 s); and with it shortened whatever the speed says now
-    /// (`off=persist-speed-now`), its night 210:
-    /// 2.4 h in, the fixes stepped 5 m out in 6 s and crept 3 m further, the speed moving with
-    /// them at 0.1 to 0.3 m/s for half a minute, then nothing (rang at 8,764 s).
+    /// (`off=persist-speed-now`), its night 210: 2.4 h in, the fixes stepped 5 m out in 6 s and
+    /// crept 3 m further, the speed moving with them at 0.1 to 0.3 m/s for half a minute, then
+    /// nothing (rang at 8,764 s).
     static let mutantNights: [(cell: String, nights: [Int])] = [
         ("good:6:plain", [119, 210, 340]),
         ("good:6:speed-from-positions-over-seconds", [9, 24]),

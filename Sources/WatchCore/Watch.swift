@@ -532,9 +532,11 @@ public struct Watch: Sendable {
     /// the receiver's, and a speed that is its own shows none of it.
     private func speedSawRun(_ s: Sample, floor: Double) -> Bool {
         guard settings.persistSpeed > 0, runClock >= floor,
-              settings.guardsOff.contains(.persistSpeedIndependent) || noise.speedIndependent(settings),
-              settings.guardsOff.contains(.persistSpeedAway) || runAway >= settings.persistSpeed * noise.radialSigma(settings) * runClock,
-              settings.guardsOff.contains(.persistSpeedNow) || noise.radialSpeed >= settings.persistSpeedNow * noise.radialSigma(settings)
+              settings.guardsOff.contains(.persistSpeedIndependent) || noise.speedIndependent(settings)
+        else { return false }
+        let spread = noise.radialSigma(settings)
+        guard settings.guardsOff.contains(.persistSpeedAway) || runAway >= settings.persistSpeed * spread * runClock,
+              settings.guardsOff.contains(.persistSpeedNow) || noise.radialSpeed >= settings.persistSpeedNow * spread
         else { return false }
         if settings.guardsOff.contains(.persistSpeedTrail) { return true }
         // The newest trail point at least twice the floor old: the fixes' rise since, and the
