@@ -299,13 +299,15 @@ enum RegressionCheck {
     static func run(_ contender: Contender, sources: [NoiseCapture], failFast: Bool = false,
                     progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int) {
         var lines: [String] = [], failures = 0, total = 0
+        let traced = Process.environment("ANCHOR_CHECK_TRACE")
+        let listAll = Process.environment("ANCHOR_CHECK_ALL") != nil
         for (c, item) in cases(sources: sources).enumerated() where !(failFast && failures > 0) {
             var failed: [String] = []
             for i in 0..<item.runs {
                 let s = item.fixed?(i) ?? item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))
                 let o = contender.run(s)
                 total += 1
-                if let tr = Process.environment("ANCHOR_CHECK_TRACE"), tr == "\(c),\(i)", case .box(let st) = contender.kind {
+                if let tr = traced, tr == "\(c),\(i)", case .box(let st) = contender.kind {
                     RegressionCheck.trace(s, st, o.firstAlarm ?? 0)
                 }
                 if let why = item.judge(s, o, contender.isBox) {
@@ -317,7 +319,7 @@ enum RegressionCheck {
                 }
             }
             failures += failed.count
-            let shown = Process.environment("ANCHOR_CHECK_ALL") == nil ? 6 : failed.count
+            let shown = listAll ? failed.count : 6
             let line = (failed.isEmpty ? "ok   " : "FAIL ") + "\(item.name) (\(item.runs) runs)"
                 + (failed.isEmpty ? "" : ": " + failed.prefix(shown).joined(separator: "; ") + (failed.count > shown ? "; ..." : ""))
             lines.append(line)
