@@ -120,7 +120,9 @@ enum Tuning {
                 }
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)
-                    if c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) != nil {
+                    if let at = c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) {
+                        // ANCHOR_TUNE_EACH: which night rang, when, under which candidate.
+                        if Process.environment("ANCHOR_TUNE_EACH") != nil { print("rang: \(profile.label) night \(i) at \(Format.fixed(at)) s: \(rows[r].label)") }
                         if profile.quality == .good { rows[r].falseGood += 1 } else if profile.ephFollowsNoise { rows[r].falsePoor += 1 } else { rows[r].falsePoorGoodEph += 1 }
                     }
                 }
