@@ -38,7 +38,7 @@ job tables "$bench" --quick --plots "$out"
 # Each guard of the rule removed, and each peer's rule, must fail the check (issue 24): a knob
 # set past what keeps it quiet or quick (ANCHOR_BOX_SET, Sources/Bench/Tuning.swift), or a guard
 # taken out of the code (off=GUARD, Sources/WatchCore/WatchGuard.swift), each alone, up to its first failed run
-# (--fail-fast). Two at a time.
+# (--fail-fast: the cases from the last, where the traced nights stand). Two at a time.
 # off=doppler-trust rings the traced nights of the receivers whose speed moves with their
 # position; vi=0, vi=-1 (the independence test off) and off=speed-lags (a speed worked out from
 # positions over 2 to 10 s taken for a Doppler) ring the mutant probe's good 6 m nights (below), and

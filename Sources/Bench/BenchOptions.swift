@@ -6,7 +6,8 @@ struct BenchOptions {
     var quick = false
     /// The rule `--check` judges: "box" (the shipped defaults), "box:PRESET" or a peer's slug.
     var rule = "box"
-    /// `--check --fail-fast`: stop at the first failed run (a must-fail run needs only one).
+    /// `--check --fail-fast`: stop at the first failed run (a must-fail run needs only one), the
+    /// cases run from the last.
     var failFast = false
     /// Nights per 1 Hz receiver class in the full run (the target is 1,000).
     var nights = 1000
