@@ -102,6 +102,8 @@ enum Tuning {
 
     static func run(sources: [NoiseCapture], nights: Int, drags: Int, rate: Int, grid: [(label: String, settings: WatchSettings)]) -> [Row] {
         var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
+        // ANCHOR_TUNE_EACH: which night rang, when, under which candidate.
+        let each = Process.environment("ANCHOR_TUNE_EACH") != nil
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
             for i in 0..<nights {
@@ -121,8 +123,7 @@ enum Tuning {
                 for r in rows.indices {
                     let c = Contender.box(rows[r].label, rows[r].settings)
                     if let at = c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) {
-                        // ANCHOR_TUNE_EACH: which night rang, when, under which candidate.
-                        if Process.environment("ANCHOR_TUNE_EACH") != nil { print("rang: \(profile.label) night \(i) at \(Format.fixed(at)) s: \(rows[r].label)") }
+                        if each { print("rang: \(profile.label) night \(i) at \(Format.fixed(at)) s: \(rows[r].label)") }
                         if profile.quality == .good { rows[r].falseGood += 1 } else if profile.ephFollowsNoise { rows[r].falsePoor += 1 } else { rows[r].falsePoorGoodEph += 1 }
                     }
                 }
