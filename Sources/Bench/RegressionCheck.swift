@@ -291,6 +291,16 @@ enum RegressionCheck {
         // and 25 to 67 s with the speed not asked (`ANCHOR_BOX_SET=pv=0`: five of them 2 to 20 s
         // later, run 7 at 67 s).
         drag("good 10 m, plain, 0.2 kn, the speed saw it", good, .plain, knots: 0.2, runs: 12, limit: slowSpeedLimit)
+        // Last, so every case before keeps its seeds (a case's seeds follow its index). The poor
+        // receiver's main-class nights (the benchmark's seeds, `anchor-bench --tune`)
+        // that rang with a held run counted in full whatever its fixes did: each an excursion
+        // that stepped 8 to 15 m out in about 10 s, held beyond the radius past the floor and fell
+        // back (`WatchGuard.persistRising`; `ANCHOR_BOX_SET=off=persist-rising` rings all three).
+        for profile in [ReceiverProfile.poor(1), .poorGoodEph(1)] {
+            fixedNights("\(profile.label) 20 m, held runs falling back", [31, 354, 785]) {
+                Scenario(kind: .night, profile: profile, margin: 20, seed: DetectionBench.seed(1, profile.seedTag, UInt64($0)), sources: sources)
+            }
+        }
         return out
     }
 

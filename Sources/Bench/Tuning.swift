@@ -81,6 +81,7 @@ enum Tuning {
         case "pd": s.persistDeadband = x
         case "pg": s.persistGive = x
         case "pb": s.persistBridge = .seconds(x)
+        case "pz": s.persistLeast = x
         case "pv": s.persistSpeed = x
         case "pw": s.persistSpeedShare = x
         case "pn": s.persistSpeedNow = x
@@ -104,9 +105,13 @@ enum Tuning {
         var rows = grid.map { Row(settings: $0.settings, label: $0.label) }
         // ANCHOR_TUNE_EACH: which night rang, when, under which candidate.
         let each = Process.environment("ANCHOR_TUNE_EACH") != nil
+        // ANCHOR_TUNE_ONLY=31,354: only these nights of each class (to look at named rings again);
+        // ANCHOR_TUNE_TRACE=1: each ring's readings before it (`RegressionCheck.trace`).
+        let only = Process.environment("ANCHOR_TUNE_ONLY").map { Set($0.split(separator: ",").compactMap { Int($0) }) }
+        let traced = Process.environment("ANCHOR_TUNE_TRACE") != nil
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
-            for i in 0..<nights {
+            for i in 0..<nights where only?.contains(i) ?? true {
                 let s = Scenario(kind: .night, profile: profile, margin: margin,
                                  seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
                 // ANCHOR_TUNE_WANDER: what the first rule measured of each night's receiver, beside the truth.
@@ -124,6 +129,7 @@ enum Tuning {
                     let c = Contender.box(rows[r].label, rows[r].settings)
                     if let at = c.firstAlarm(readings: s.readings, offsets: s.measured, anchor: s.anchor, radius: s.radius) {
                         if each { print("rang: \(profile.label) night \(i) at \(Format.fixed(at)) s: \(rows[r].label)") }
+                        if traced { RegressionCheck.trace(s, rows[r].settings, at) }
                         if profile.quality == .good { rows[r].falseGood += 1 } else if profile.ephFollowsNoise { rows[r].falsePoor += 1 } else { rows[r].falsePoorGoodEph += 1 }
                     }
                 }

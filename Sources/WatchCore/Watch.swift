@@ -61,6 +61,9 @@ public struct Watch: Sendable {
     /// median of three, times the time): a run the speed saw as the boat moving away.
     private var runClock = 0.0
     private var runAway = 0.0
+    /// The run's fixes' distances, summed over its seconds: their mean is where the run stands.
+    private var runDistance = 0.0
+    private var runSeconds = 0.0
     /// How far the readings' speed has carried the boat away from the anchor since it was
     /// marked (the median of three's radial speed times the seconds, m), and the fixes' trail:
     /// every `trailStep` a fix's distance beside that sum, oldest first, at most `trailKept` of
@@ -478,7 +481,11 @@ public struct Watch: Sendable {
         let deadband = s.moving ? min(settings.dopplerDeadband, settings.deadband)
             : persistent ? min(settings.persistDeadband, settings.deadband)
             : s.widened ? max(settings.weakDeadband, settings.deadband) : settings.deadband
-        let z = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma - deadband
+        let beyond = (s.distance - settings.accuracyWeight * s.accuracy - radius.value) / sigma
+        // A run that has persisted is the evidence: a fix that keeps it beyond the radius counts
+        // at least `persistLeast` wanders, not only as far as it stands beyond (a slow drag lies
+        // just beyond for minutes, and a wander's worth takes as long again as the run).
+        let z = persistent && beyond > 0 && stillRising(s) ? max(beyond - deadband, settings.persistLeast) : beyond - deadband
         let cap = s.moving ? settings.mostPerFix : settings.evidencePerFix
         // After a jump the fixes beyond the radius show where the receiver leapt to, not where
         // the boat went: they count once they persist, or with the Doppler, not on position alone.
@@ -486,7 +493,7 @@ public struct Watch: Sendable {
         let held = afterJump && !s.moving && !persistent ? min(z, 0) : z
         evidence = max(0, evidence + s.weight * min(max(held, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
-        return z + deadband
+        return beyond
     }
 
     /// Persistence: a drag stands beyond the radius and stays; the receiver's quick outings come
@@ -508,6 +515,8 @@ public struct Watch: Sendable {
             runClock += step
             runAway += s.away * step
         }
+        runDistance += s.distance * step
+        runSeconds += step
         guard s.distance - settings.accuracyWeight * s.accuracy > radius.value else {
             let taken = settings.persistGive * gap
             if taken.isNaN || persistRun <= taken {
@@ -522,6 +531,14 @@ public struct Watch: Sendable {
         let floor = settings.persistFloor.seconds
         let need = speedSawRun(s, floor: floor) ? floor : max(floor, settings.persistMargin * s.outing)
         return persistRun >= need
+    }
+
+    /// A held run counts in full only while its fix stands at least as far out as the run's mean:
+    /// a drag goes on, and a receiver's excursion that held beyond the radius comes back
+    /// (poor tuning nights 31, 354 and 785 stepped 8 to 15 m out in 10 s and fell back over the
+    /// minute after; counted in full they rang).
+    private func stillRising(_ s: Sample) -> Bool {
+        settings.guardsOff.contains(.persistRising) || runSeconds <= 0 || s.distance >= runDistance / runSeconds
     }
 
     /// The run was the boat moving away: for at least `floor` seconds the receiver's own speed
@@ -550,6 +567,8 @@ public struct Watch: Sendable {
         persistRun = 0
         runClock = 0
         runAway = 0
+        runDistance = 0
+        runSeconds = 0
     }
 
     /// The excursion reach (`NoiseEstimate.wanderReach`) from a fix at `distance`, `gap` seconds

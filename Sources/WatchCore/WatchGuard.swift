@@ -54,4 +54,7 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// ... and only while the speed, smoothed, still carries the boat away by `persistSpeedNow`
     /// times its spread (off: whatever it says now).
     case persistSpeedNow = "persist-speed-now"
+    /// A held run counts in full (`persistLeast`) only while its fix stands at least as far out
+    /// as the run's mean distance (off: every fix of a held run beyond the radius).
+    case persistRising = "persist-rising"
 }

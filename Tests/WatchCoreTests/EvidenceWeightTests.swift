@@ -47,6 +47,37 @@ final class EvidenceWeightTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(ring, 45, "rang before the floor")
     }
 
+    /// A run that has held is the evidence (`WatchSettings.persistLeast`): once every fix has
+    /// stood beyond the radius for the floor, `fastest` (3 s) more of them ring, however little
+    /// beyond they stand. A slow drag lies just beyond for minutes; counted only by how far, half
+    /// a meter in a wander of about 4 m, it took about 40 s more.
+    func testARunThatHasHeldRingsWithinTheFastest() throws {
+        var h = Harness()
+        h.anchored(armed: true)
+        h.fixes(400) { _ in (29, 0) }
+        XCTAssertEqual(h.watch.alarm, .armed)
+        let ring = try XCTUnwrap(h.secondsUntilRinging(limit: 300) { _ in (30.5, 0) }, "a boat standing beyond never rang")
+        XCTAssertGreaterThanOrEqual(ring, 45, "rang before the run held for the floor")
+        XCTAssertLessThanOrEqual(ring, 45 + 3 + 1, "the run held, and it still waited for the distance to add up")
+    }
+
+    /// ... but only while the run still stands out as far as it has on average
+    /// (`WatchGuard.persistRising`): a receiver's excursion that held beyond the radius past the
+    /// floor and is falling back counts only by how far it stands. Here the fixes stand 3 m
+    /// beyond for 30 s, then 1 m beyond for 25 s, then inside again; counted in full once the run
+    /// held at 45 s, they rang 3 s later (poor tuning nights 31, 354 and 785, Docs/benchmarks.md).
+    func testAHeldRunFallingBackCountsOnlyByHowFarItStands() {
+        func rang(_ configure: (inout WatchSettings) -> Void) -> Double? {
+            var h = Harness(configure)
+            h.anchored(armed: true)
+            h.fixes(400) { _ in (29, 0) }
+            XCTAssertEqual(h.watch.alarm, .armed)
+            return h.secondsUntilRinging(limit: 120) { t in (t < 30 ? 33 : t < 55 ? 31 : 29, 0) }
+        }
+        XCTAssertNil(rang { _ in }, "an excursion falling back rang")
+        XCTAssertNotNil(rang { $0.guardsOff = [.persistRising] }, "without the guard it should ring: the test shows nothing")
+    }
+
     func testWanderingOutAndBackNeverRings() {
         var h = Harness()
         h.anchored(armed: true)
