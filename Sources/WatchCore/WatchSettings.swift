@@ -116,12 +116,14 @@ public struct WatchSettings: Hashable, Sendable {
     /// a longer one starts it again.
     public var persistBridge: Duration = .seconds(5)
     /// A persistent fix beyond the alert radius counts at least this many wanders beyond the
-    /// deadband, up to the most one fix may carry (0: only as far as it stands). Infinity, so
-    /// once the run has held, `fastest` more seconds of it beyond ring: the run is the evidence.
-    /// A slow drag lies just beyond the radius for minutes, and counted by how far it stands
-    /// (a tenth of a wander a second) it took as long again as the run: the held-out coupled
-    /// receiver's 0.2 kn drags 61 / 123 s, against 56 / 120 counted in full, and the tuning
-    /// drags 54 / 116 against 49 / 112 (Docs/benchmarks.md, "A run that has held rings").
+    /// deadband, up to the most one fix may carry (0: only as far as it stands), while it stands
+    /// at least as far out as the run's mean distance (`WatchGuard.persistRising`: an excursion
+    /// falling back counts only by how far it stands). Infinity, so once the run has held,
+    /// `fastest` more seconds of it beyond ring: the run is the evidence. A slow drag lies just
+    /// beyond the radius for minutes, and counted by how far it stands (a tenth of a wander a
+    /// second) it took as long again as the run: the held-out coupled receiver's 0.2 kn drags
+    /// 61 / 123 s, against 56 / 120 counted in full (Docs/benchmarks.md, "A held run rings while
+    /// it still stands out").
     public var persistLeast: Double = .infinity
     /// A run the receiver's own speed saw as the boat moving away needs only `persistFloor`, not
     /// the outing's share: a speed independent of the positions (`NoiseEstimate.speedIndependent`)
