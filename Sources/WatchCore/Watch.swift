@@ -536,9 +536,10 @@ public struct Watch: Sendable {
     /// A held run counts in full only while its fix stands at least as far out as the run's mean:
     /// a drag goes on, and a receiver's excursion that held beyond the radius comes back
     /// (poor tuning nights 31, 354 and 785 stepped 8 to 15 m out in 10 s and fell back over the
-    /// minute after; counted in full they rang).
+    /// minute after; counted in full they rang). Asked only of a held run, whose seconds are at
+    /// least `persistFloor` (a run of no seconds gives NaN here: counted by how far, the safe way).
     private func stillRising(_ s: Sample) -> Bool {
-        settings.guardsOff.contains(.persistRising) || runSeconds <= 0 || s.distance >= runDistance / runSeconds
+        settings.guardsOff.contains(.persistRising) || s.distance >= runDistance / runSeconds
     }
 
     /// The run was the boat moving away: for at least `floor` seconds the receiver's own speed
