@@ -81,6 +81,11 @@ struct DetectionBench {
         self.sources = sources
     }
 
+    /// Night `i` of a main class (the benchmark's, `--tune`'s and the check's seeds).
+    static func mainNight(_ profile: ReceiverProfile, margin: Double, _ i: Int, sources: [NoiseCapture]) -> Scenario {
+        Scenario(kind: .night, profile: profile, margin: margin, seed: seed(1, profile.seedTag, UInt64(i)), sources: sources)
+    }
+
     static func seed(_ parts: UInt64...) -> UInt64 {
         var h: UInt64 = 0x243F_6A88_85A3_08D3
         for p in parts {
@@ -94,8 +99,7 @@ struct DetectionBench {
         for (profile, margin) in plan.cells {
             let tag = profile.seedTag
             for i in 0..<(plan.nights[profile] ?? 0) {
-                night(Scenario(kind: .night, profile: profile, margin: margin,
-                               seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources))
+                night(DetectionBench.mainNight(profile, margin: margin, i, sources: sources))
             }
             progress("nights \(profile.label): \(plan.nights[profile] ?? 0)")
             for knots in plan.speeds {

@@ -112,8 +112,7 @@ enum Exploration {
         for (profile, margin) in cells {
             sets.nightNames.append("\(profile.label), \(Format.fixed(margin)) m")
             sets.nights.append((0..<nights).map { i in
-                Series(Scenario(kind: .night, profile: profile, margin: margin,
-                                seed: DetectionBench.seed(1, profile.seedTag, UInt64(i)), sources: sources))
+                Series(DetectionBench.mainNight(profile, margin: margin, i, sources: sources))
             })
         }
         for (profile, margin, knots) in [(ReceiverProfile.good(1), 10.0, 0.5), (.poor(1), 20, 0.5), (.good(1), 10, 0.2)] {

@@ -298,7 +298,7 @@ enum RegressionCheck {
         // back (`WatchGuard.persistRising`; `ANCHOR_BOX_SET=off=persist-rising` rings all three).
         for profile in [ReceiverProfile.poor(1), .poorGoodEph(1)] {
             fixedNights("\(profile.label) 20 m, held runs falling back", [31, 354, 785]) {
-                Scenario(kind: .night, profile: profile, margin: 20, seed: DetectionBench.seed(1, profile.seedTag, UInt64($0)), sources: sources)
+                DetectionBench.mainNight(profile, margin: 20, $0, sources: sources)
             }
         }
         return out

@@ -112,8 +112,7 @@ enum Tuning {
         for (profile, margin) in [(ReceiverProfile.good(rate), 10.0), (.poor(rate), 20.0), (.poorGoodEph(rate), 20.0)] {
             let tag = profile.seedTag
             for i in 0..<nights where only?.contains(i) ?? true {
-                let s = Scenario(kind: .night, profile: profile, margin: margin,
-                                 seed: DetectionBench.seed(1, tag, UInt64(i)), sources: sources)
+                let s = DetectionBench.mainNight(profile, margin: margin, i, sources: sources)
                 // ANCHOR_TUNE_WANDER: what the first rule measured of each night's receiver, beside the truth.
                 if Process.environment("ANCHOR_TUNE_WANDER") != nil {
                     var o = Replay.Options()
