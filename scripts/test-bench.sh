@@ -74,10 +74,13 @@ job tables "$bench" --quick --plots "$out"
 # speed saw, run 7 ringing 67 s after the exit against a 60 s limit. off=persist-speed-away (the
 # run's average speed not asked) rang no probe night alone with the other two in place; its
 # test is SlowDragTheSpeedSawTests. off=persist-rising (a held run counted in full even as its
-# fixes fall back) rings the poor receiver's main-class nights 31, 354 and 785.
+# fixes fall back) rings the poor receiver's main-class nights 31, 354 and 785. off=doppler-slowing
+# (the Doppler hastening however fast the readings fall) rings held-out filter-speed nights 13095
+# and 15091 and lagged-speed night 13805, each the receiver's first large excursion after the
+# speed's trust.
 t=off=doppler-trust
 n=off=doppler-now
-mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000 off=wander-quick-level tm=2 off=persist-speed-trail off=persist-speed-independent off=persist-speed-now pv=0 off=persist-rising"
+mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n vt=2,vm=0.05 off=wander-reach off=doppler-weak-or-burst,$t $n wt=3 pm=0 pm=0.6 rs=21600 off=jumps off=jumps-untrusted jp=1000 off=wander-quick-level tm=2 off=persist-speed-trail off=persist-speed-independent off=persist-speed-now pv=0 off=persist-rising off=doppler-slowing"
 peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
 for m in $mutants; do job "mutant-$m" env ANCHOR_BOX_SET="$m" "$bench" --check --fail-fast; done
 for p in $peers; do job "peer-$p" "$bench" --check --fail-fast --rule "$p"; done

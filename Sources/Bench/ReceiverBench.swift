@@ -46,8 +46,12 @@ enum ReceiverBench {
                 }
                 if reachProbe, case .box(let st) = contender.kind {
                     // ANCHOR_RECEIVERS_REACH: what the watch learnt of the speed by the night's end.
-                    let w = Contender.replay(s.readings, settings: st, anchor: s.anchor, radius: s.radius, restore: nil).watch
+                    let upTo = Process.environment("ANCHOR_RECEIVERS_REACH").flatMap { Double($0) } ?? .infinity
+                    let w = Contender.replay(s.readings.filter { $0.received.seconds <= upTo }, settings: st, anchor: s.anchor, radius: s.radius, restore: nil).watch
                     reaches.append(w.noise.speedReach)
+                    let n = w.noise
+                    let lagRatios = n.lagMiss.indices.map { n.lagMiss[$0] / max(n.lagMoveSquare[$0], 1e-9) }
+                    progress("\(name) night \(i): dep lag1 \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) lags \(lagRatios.map { Format.fixed($0, 2) }.joined(separator: " ")) min \(Format.fixed(([n.speedMiss / max(n.moveSquare, 1e-9)] + lagRatios).min() ?? 0, 2))")
                     progress("\(name) night \(i): reach \(Format.fixed(w.noise.speedReach, 2)) m/s, spread \(Format.fixed(w.noise.radialSigma(st), 3)), independent \(w.noise.speedIndependent(st)); wander reach \(Format.fixed(w.noise.wanderReach, 1)) m, sigma \(Format.fixed(w.noise.sigma(st), 1)) m, usual accuracy \(Format.fixed(w.noise.usualAccuracy ?? 0, 1)) m, level \(Format.fixed(w.noise.level ?? 0, 1)) m, radius \(Format.fixed(s.radius, 1)) m")
                 }
             }

@@ -70,6 +70,8 @@ enum Tuning {
         case "vi": s.dopplerIndependence = x
         case "vr": s.dopplerRecentSpan = .seconds(x)
         case "tm": s.dopplerTrustMargin = x
+        case "vd": s.dopplerSlowing = x
+        case "vw": s.dopplerSlowingSpan = .seconds(x)
         case "ts": s.dopplerTrustSpan = .seconds(x)
         case "rs": s.dopplerReachSpan = .seconds(x)
         case "ws": s.wanderReachSpan = .seconds(x)

@@ -43,8 +43,8 @@ extension Watch {
         /// moves along it by its curvature, which the lag-1 change hardly shows but 10 s does.)
         /// `lagFixes` holds a holding fix a second, at most `speedLags`, newest last.
         var lagFixes: [PlacedFix] = []
-        var lagMoveSquare: [Double] = []
-        var lagMiss: [Double] = []
+        public internal(set) var lagMoveSquare: [Double] = []
+        public internal(set) var lagMiss: [Double] = []
         static let speedLags = 10
         /// The two radial speeds reported before this one (m/s; 0 for a reading without a
         /// plausible speed): the smoothed speed follows the median of the last three, so one
@@ -52,6 +52,16 @@ extension Watch {
         var priorRadial = 0.0, priorRadial2 = 0.0
         /// The median of the last three readings' radial speeds (m/s): what the readings say now.
         public internal(set) var currentRadial = 0.0
+        /// `currentRadial` of each second over the last `doppler_slowing_span`, summed, oldest
+        /// first (at most that many and two): how fast the readings carried the boat away lately,
+        /// a second at a time whatever the receiver's rate.
+        var recentSeconds: [RecentSecond] = []
+        struct RecentSecond: Hashable, Sendable {
+            var at: Instant
+            var sum: Double
+            var count: Double
+            var mean: Double { sum / count }
+        }
         /// The change of the distance per second, smoothed over `doppler_span` like the radial
         /// speed (the track's own radial speed), and the fix it was last taken from.
         public internal(set) var trackSpeed: Double = 0
@@ -189,6 +199,31 @@ extension Watch {
             speedIndependent(s) && radialSpeed > max(ownBar(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
                 && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
+                && (s.guardsOff.contains(.dopplerSlowing) || recentNow >= recentPeak - s.dopplerSlowing)
+        }
+
+        /// How fast the readings carry the boat away this second (m/s): the mean `currentRadial`
+        /// of the second so far.
+        public var recentNow: Double { recentSeconds.last?.mean ?? currentRadial }
+        /// The fastest the readings carried the boat away over the last `doppler_slowing_span`
+        /// (m/s): the fastest second's mean `currentRadial` in it.
+        public var recentPeak: Double { recentSeconds.reduce(recentNow) { max($0, $1.mean) } }
+
+        /// Keeps `recentSeconds`: this reading's `currentRadial` joins its second, and the seconds
+        /// older than the span leave (a bounded few, whatever the rate or the clock does).
+        mutating func followRecentSeconds(_ now: Double, at t: Instant, settings s: WatchSettings) {
+            let span = s.dopplerSlowingSpan.seconds
+            if let last = recentSeconds.last, (t - last.at).seconds >= 0, (t - last.at).seconds < 1 {
+                recentSeconds[recentSeconds.count - 1].sum += now
+                recentSeconds[recentSeconds.count - 1].count += 1
+            } else {
+                recentSeconds.append(RecentSecond(at: t, sum: now, count: 1))
+            }
+            var old = 0
+            while old < recentSeconds.count, (t - recentSeconds[old].at).seconds > span { old += 1 }
+            let most = Int(min(max(span, 0), 60)) + 2
+            old = max(old, recentSeconds.count - most)
+            if old > 0 { recentSeconds.removeFirst(old) }
         }
 
         /// The radial speed (m/s) the speed must clear to say the boat moves away, by its own
@@ -256,6 +291,7 @@ extension Watch {
             let p1 = priorRadial, p2 = priorRadial2
             let followed = s.guardsOff.contains(.dopplerOneReading) ? now : max(min(now, p1), min(max(now, p1), p2))
             currentRadial = followed
+            followRecentSeconds(followed, at: t, settings: s)
             priorRadial2 = p1
             priorRadial = now
             radialSpeed += a * (followed - radialSpeed)
