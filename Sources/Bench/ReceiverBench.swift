@@ -28,7 +28,7 @@ enum ReceiverBench {
     static func run(_ contender: Contender, cells: [(profile: ReceiverProfile, margin: Double)], sources: [NoiseCapture], seeds set: UInt64,
                     nights: Int, first: Int, drags: Int, progress: (String) -> Void) -> String {
         var rows: [[String]] = []
-        let reachProbe = Process.environment("ANCHOR_RECEIVERS_REACH") != nil
+        let reachProbe = Process.environment("ANCHOR_RECEIVERS_REACH") != nil || Process.environment("ANCHOR_RECEIVERS_REACH_AT") != nil
         for (profile, margin) in cells {
             let name = profile.label
             var reaches: [Double] = []
@@ -46,7 +46,8 @@ enum ReceiverBench {
                 }
                 if reachProbe, case .box(let st) = contender.kind {
                     // ANCHOR_RECEIVERS_REACH: what the watch learnt of the speed by the night's end.
-                    let upTo = Process.environment("ANCHOR_RECEIVERS_REACH").flatMap { Double($0) } ?? .infinity
+                    // ANCHOR_RECEIVERS_REACH_AT=S: what it had learnt S s into the night instead.
+                    let upTo = Process.environment("ANCHOR_RECEIVERS_REACH_AT").flatMap { Double($0) } ?? .infinity
                     let w = Contender.replay(s.readings.filter { $0.received.seconds <= upTo }, settings: st, anchor: s.anchor, radius: s.radius, restore: nil).watch
                     reaches.append(w.noise.speedReach)
                     let n = w.noise
