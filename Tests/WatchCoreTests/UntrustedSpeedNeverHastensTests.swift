@@ -40,15 +40,19 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
         return nil
     }
 
+    /// Each test here holds with the rule on the readings' slowing taken out too
+    /// (`WatchGuard.dopplerSlowing`): an excursion that turns trips that rule as well, and the
+    /// trust gate and the reach must hold these readings alone.
     func testAnUntrustedReceiversSpeedNeverHastensARing() {
         XCTAssertNil(firstRing(), "an excursion whose speed moves with the position rang")
+        XCTAssertNil(firstRing(slowingOff), "an excursion whose speed moves with the position rang, the slowing rule out")
     }
 
-    /// The same readings with the trust gate taken out (`WatchGuard.dopplerTrust`): the speed
-    /// hastens an excursion into a ring, so the readings above do test the gate; and with no
-    /// speed at all nothing rings (position alone is quiet on them).
+    /// The same readings with the trust gate taken out (`WatchGuard.dopplerTrust`, the slowing
+    /// rule with it): the speed hastens an excursion into a ring, so the readings above do test
+    /// the gate; and with no speed at all nothing rings (position alone is quiet on them).
     func testTheExcursionsRingOnlyWithTheirSpeedTrusted() throws {
-        let ring = try XCTUnwrap(firstRing { $0.guardsOff.insert(.dopplerTrust) }, "the excursions never rang with the speed trusted")
+        let ring = try XCTUnwrap(firstRing { $0.guardsOff.formUnion([.dopplerTrust, .dopplerSlowing]) }, "the excursions never rang with the speed trusted")
         XCTAssertGreaterThan(ring, 120)
         XCTAssertNil(firstRing { $0.dopplerThreshold = .infinity }, "position alone rang")
     }
@@ -60,13 +64,15 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
     func testTheSpeedsReachIsKeptWhileTheAnchorIsDown() {
         let starts = [120, 1320, 2520, 28_000]
         XCTAssertNil(firstRing(seconds: 28_200, excursionAt: starts), "an excursion 7 h after the last one seen rang")
+        XCTAssertNil(firstRing(seconds: 28_200, excursionAt: starts, slowingOff), "an excursion 7 h after the last one seen rang, the slowing rule out")
     }
 
-    /// The same readings with the reach fading over 6 h (`dopplerReachSpan`) ring at the late
-    /// excursion, so the readings above do test the reach kept; position alone is quiet on them.
+    /// The same readings with the reach fading over 6 h (`dopplerReachSpan`, the slowing rule
+    /// out) ring at the late excursion, so the readings above do test the reach kept; position
+    /// alone is quiet on them.
     func testALateExcursionRingsOnlyWithTheReachFaded() throws {
         let starts = [120, 1320, 2520, 28_000]
-        let ring = try XCTUnwrap(firstRing(seconds: 28_200, excursionAt: starts) { $0.dopplerReachSpan = .seconds(21_600) },
+        let ring = try XCTUnwrap(firstRing(seconds: 28_200, excursionAt: starts) { $0.dopplerReachSpan = .seconds(21_600); slowingOff(&$0) },
                                  "the late excursion never rang with the reach faded")
         XCTAssertGreaterThan(ring, 28_000)
         XCTAssertNil(firstRing(seconds: 28_200, excursionAt: starts) { $0.dopplerThreshold = .infinity }, "position alone rang")
@@ -81,15 +87,18 @@ final class UntrustedSpeedNeverHastensTests: XCTestCase {
     /// times the reach (Docs/benchmarks.md).
     func testAnExcursionTwiceAsFastAsAnySeenNeverRings() {
         XCTAssertNil(fasterExcursionRing(), "an excursion 2.1 times as fast as any seen rang")
+        XCTAssertNil(fasterExcursionRing(slowingOff), "an excursion 2.1 times as fast as any seen rang, the slowing rule out")
     }
 
-    /// The same readings ring with the margin at 2, and position alone is quiet on them: they
-    /// test the margin.
+    /// The same readings ring with the margin at 2 (the slowing rule out), and position alone is
+    /// quiet on them: they test the margin.
     func testTheFasterExcursionRingsOnlyWithTheMarginAtTwo() throws {
-        let ring = try XCTUnwrap(fasterExcursionRing { $0.dopplerTrustMargin = 2 }, "the faster excursion never rang with the margin at 2")
+        let ring = try XCTUnwrap(fasterExcursionRing { $0.dopplerTrustMargin = 2; slowingOff(&$0) }, "the faster excursion never rang with the margin at 2")
         XCTAssertGreaterThan(ring, 4920)
         XCTAssertNil(fasterExcursionRing { $0.dopplerThreshold = .infinity }, "position alone rang")
     }
+
+    private func slowingOff(_ s: inout WatchSettings) { s.guardsOff.insert(.dopplerSlowing) }
 
     /// The three excursions of 14 m and, at 4,920 s, the one of 36 m over 50 s, at a 58 m radius.
     private func fasterExcursionRing(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
