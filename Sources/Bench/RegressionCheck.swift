@@ -308,7 +308,10 @@ enum RegressionCheck {
         // falling as the fixes turned (`WatchGuard.dopplerSlowing`;
         // `ANCHOR_BOX_SET=off=doppler-slowing` rings all three).
         fixedNights("filter speed 20 m, held-out nights, a first excursion turning", [13095, 15091], modelled(.modelled(.filterSpeed), 8))
-        fixedNights("lagged speed 20 m, held-out nights, a first excursion turning", [13805], modelled(.modelled(.laggedSpeed), 8))
+        // Lagged speed 19473 (fold 19000, run after the rule was chosen, on the rule before):
+        // 32 minutes in, an excursion 32 m out, its smoothed speed 2.4 times the reach, its
+        // readings falling from 2.5 to 1.5 m/s in the 6 s before the ring; quiet with the rule.
+        fixedNights("lagged speed 20 m, held-out nights, a first excursion turning", [13805, 19473], modelled(.modelled(.laggedSpeed), 8))
         return out
     }
 
@@ -323,8 +326,18 @@ enum RegressionCheck {
         // and a case stops at its first failed run: the traced nights and the drags that catch
         // the guards come last in the list, and whether the check fails does not depend on the
         // order. Each case keeps its seeds (its place in the list).
+        // `ANCHOR_CHECK_WITHOUT=TEXT`: the cases whose name holds TEXT are not run, the others
+        // keep their seeds (a must-fail run of a guard that stands behind another on those
+        // nights, scripts/test-bench.sh); the check then says what it left out.
+        let without = Process.environment("ANCHOR_CHECK_WITHOUT").flatMap { $0.isEmpty ? nil : $0 }
         let all = Array(cases(sources: sources).enumerated())
         for (c, item) in failFast ? all.reversed() : all where !(failFast && failures > 0) {
+            if let without, item.name.contains(without) {
+                let line = "left out: \(item.name) (\(item.runs) runs)"
+                lines.append(line)
+                progress(line)
+                continue
+            }
             var failed: [String] = []
             for i in 0..<item.runs where !(failFast && !failed.isEmpty) {
                 let s = item.fixed?(i) ?? item.make(DetectionBench.seed(90, UInt64(c), UInt64(i)))
