@@ -45,10 +45,7 @@ final class AnExcursionTurningNeverHastensTests: XCTestCase {
             if turns, i >= 900 + Int(length) { out = 0 }
             let d = 30 + out + 4 * sin(2.1 * Double(i))
             let v = speed + 0.05 * sin(1.3 * Double(i))
-            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5,
-                                       speed: abs(v), track: v >= 0 ? 0 : 180, received: h.now)))
-            if case .ringing = h.watch.alarm { return Double(i) }
-            h.wait(1)
+            if h.sendAlongLine(north: d, speed: v) { return Double(i) }
         }
         return nil
     }

@@ -33,10 +33,7 @@ final class SlowDragTheSpeedSawTests: XCTestCase {
             var v = (i >= 3700 ? speed(t) : nil) ?? (i % 2 == 0 ? 0.03 : -0.03) + sway * sin(2 * .pi * Double(i) / 240)
             if speedFromPositions, let last { v = d - last }
             last = d
-            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5,
-                                       speed: abs(v), track: v >= 0 ? 0 : 180, received: h.now)))
-            if case .ringing = h.watch.alarm { return Double(i) }
-            h.wait(1)
+            if h.sendAlongLine(north: d, speed: v) { return Double(i) }
         }
         return nil
     }

@@ -35,10 +35,7 @@ final class SpeedThatStoppedNeverHastensTests: XCTestCase {
             }
             let d = 30 + out + (i % 2 == 0 ? 2 : -2)
             let v = speed + 0.05 * sin(1.3 * Double(i))
-            h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5,
-                                       speed: abs(v), track: v >= 0 ? 0 : 180, received: h.now)))
-            if case .ringing = h.watch.alarm { return Double(i) }
-            h.wait(1)
+            if h.sendAlongLine(north: d, speed: v) { return Double(i) }
         }
         return nil
     }

@@ -66,6 +66,16 @@ struct Harness {
         return a
     }
 
+    /// Sends a 3D fix (accuracy 5 m) `north` m north of the anchor, its speed `v` m/s along that
+    /// line (outward when positive), then advances the clock a second; true if it rang on that fix.
+    mutating func sendAlongLine(north d: Double, speed v: Double) -> Bool {
+        send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: 0, north: d), accuracy: 5,
+                                 speed: abs(v), track: v >= 0 ? 0 : 180, received: now)))
+        if case .ringing = watch.alarm { return true }
+        wait(1)
+        return false
+    }
+
     /// Advances the clock by `seconds`, ticking at every deadline the watch asks for on the way.
     mutating func wait(_ seconds: Double) {
         let end = now + .seconds(seconds)
