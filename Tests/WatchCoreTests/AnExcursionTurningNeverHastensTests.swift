@@ -20,13 +20,10 @@ final class AnExcursionTurningNeverHastensTests: XCTestCase {
     /// does: the fixes stand up to 8 m beyond the radius as the speed falls. Without `turns` it
     /// goes on at its fastest, as a drag does.
     private func firstRing(turns: Bool, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
-        var h = Harness { s in
-            s = WatchSettings()
-            s.radius = 46
+        var h = Harness.armed(radius: 46) { s in
             s.noisePrior = 4
             configure(&s)
         }
-        h.anchored(armed: true)
         var out = 0.0
         let size = 20.0, length = 40.0, fastest = size * Double.pi / length
         for i in 0..<1200 {
