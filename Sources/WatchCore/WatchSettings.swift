@@ -76,22 +76,22 @@ public struct WatchSettings: Hashable, Sendable {
     /// times the reach). Its price: the good receiver's 4 kn probe drag 38, whose speed crossed
     /// twice its reach as 3518's did, by a hair, rings 2 s later (Docs/benchmarks.md, "The
     /// Doppler's margin: 2.3 times the reach").
-    /// The Doppler hastens only while the readings hold their speed: the median of the last
-    /// three readings' radial speeds (`NoiseEstimate.currentRadial`) no more than
-    /// `dopplerSlowing` m/s below the fastest it stood over the last `dopplerSlowingSpan`
-    /// (`WatchGuard.dopplerSlowing`). A receiver whose speed moves with its position reports its
-    /// excursion's speed falling as the fixes near their turn, where they stand beyond the radius;
-    /// the wind that drags a boat holds it at its speed. Before it, the filter-speed and
-    /// lagged-speed receivers' first excursion after the speed's trust (held-out 13095, 13805,
-    /// 15091) rang, the smoothed speed 3 to 4.5 times a reach learnt on their jitter alone; with
-    /// it they are quiet. Its price: a drag that slows as the swing that carried it out spends
-    /// itself, the good receiver's 4 kn probe 4 / 7 / 7 s where it was 3 / 6 / 7
-    /// (Docs/benchmarks.md, "A first excursion turns").
-    public var dopplerSlowing: Double = 0.25
-    public var dopplerSlowingSpan: Duration = .seconds(4)
     public var dopplerTrustSpan: Duration = .seconds(600)
     public var dopplerTrustMargin: Double = 2.3
     public var dopplerReachSpan: Duration? = nil
+    /// The Doppler hastens only while the readings hold their speed: this second's mean of the
+    /// median of the last three readings' radial speeds (`NoiseEstimate.currentRadial`) no more
+    /// than `dopplerSlowing` m/s below the fastest second's over the last `dopplerSlowingSpan`
+    /// (`WatchGuard.dopplerSlowing`). A receiver whose speed moves with its position reports its
+    /// excursion's speed falling as the fixes near their turn, where they stand beyond the radius;
+    /// the wind that drags a boat holds it at its speed. Without it the filter-speed and
+    /// lagged-speed receivers' first large excursions after the speed's trust ring (held-out
+    /// 13095, 13805, 15091, 19473), the smoothed speed 2.4 to 4.5 times a reach learnt on smaller
+    /// ones; with it they are quiet. Its price: a drag that slows as the swing that carried it
+    /// out spends itself, the good receiver's 4 kn probe 4 / 7 / 7 s, without it 3 / 6 / 7
+    /// (Docs/benchmarks.md, "A first excursion turns").
+    public var dopplerSlowing: Double = 0.25
+    public var dopplerSlowingSpan: Duration = .seconds(4)
     /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
     /// stood from where the boat lay, either way, in an outing that came back within
     /// `wanderOutingSpan`) fades over `wanderReachSpan`. On position alone a fix's wander is at
