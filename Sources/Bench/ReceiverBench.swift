@@ -50,9 +50,12 @@ enum ReceiverBench {
                     let upTo = Process.environment("ANCHOR_RECEIVERS_REACH_AT").flatMap { Double($0) } ?? .infinity
                     let w = Contender.replay(s.readings.filter { $0.received.seconds <= upTo }, settings: st, anchor: s.anchor, radius: s.radius, restore: nil).watch
                     reaches.append(w.noise.speedReach)
+                    // The speed's miss over the positions' move (mean squares) at lag 1, then 2 to
+                    // 10 s: the independence test's ratios, and the smallest of them.
                     let n = w.noise
-                    let lagRatios = n.lagMiss.indices.map { n.lagMiss[$0] / max(n.lagMoveSquare[$0], 1e-9) }
-                    progress("\(name) night \(i): dep lag1 \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) lags \(lagRatios.map { Format.fixed($0, 2) }.joined(separator: " ")) min \(Format.fixed(([n.speedMiss / max(n.moveSquare, 1e-9)] + lagRatios).min() ?? 0, 2))")
+                    let ratios = [n.speedMiss / max(n.moveSquare, 1e-9)]
+                        + n.lagMiss.indices.map { n.lagMiss[$0] / max(n.lagMoveSquare[$0], 1e-9) }
+                    progress("\(name) night \(i): dep lag1 \(Format.fixed(ratios[0], 2)) lags \(ratios.dropFirst().map { Format.fixed($0, 2) }.joined(separator: " ")) min \(Format.fixed(ratios.min() ?? 0, 2))")
                     progress("\(name) night \(i): reach \(Format.fixed(w.noise.speedReach, 2)) m/s, spread \(Format.fixed(w.noise.radialSigma(st), 3)), independent \(w.noise.speedIndependent(st)); wander reach \(Format.fixed(w.noise.wanderReach, 1)) m, sigma \(Format.fixed(w.noise.sigma(st), 1)) m, usual accuracy \(Format.fixed(w.noise.usualAccuracy ?? 0, 1)) m, level \(Format.fixed(w.noise.level ?? 0, 1)) m, radius \(Format.fixed(s.radius, 1)) m")
                 }
             }

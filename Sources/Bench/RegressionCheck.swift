@@ -318,8 +318,8 @@ enum RegressionCheck {
     /// Runs every case (with `failFast`, up to the first case with a failed run); returns the
     /// printed lines and the number of failed runs.
     static func run(_ contender: Contender, sources: [NoiseCapture], failFast: Bool = false,
-                    progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int) {
-        var lines: [String] = [], failures = 0, total = 0
+                    progress: (String) -> Void) -> (lines: [String], failures: Int, runs: Int, leftOut: Int) {
+        var lines: [String] = [], failures = 0, total = 0, leftOut = 0
         let traced = Process.environment("ANCHOR_CHECK_TRACE")
         let listAll = Process.environment("ANCHOR_CHECK_ALL") != nil
         // With `failFast` (a must-fail run, scripts/test-bench.sh) the cases run from the last,
@@ -334,6 +334,7 @@ enum RegressionCheck {
         for (c, item) in failFast ? all.reversed() : all where !(failFast && failures > 0) {
             if let without, item.name.contains(without) {
                 let line = "left out: \(item.name) (\(item.runs) runs)"
+                leftOut += 1
                 lines.append(line)
                 progress(line)
                 continue
@@ -361,7 +362,7 @@ enum RegressionCheck {
             lines.append(line)
             progress(line)
         }
-        return (lines, failures, total)
+        return (lines, failures, total, leftOut)
     }
 }
 

@@ -75,8 +75,7 @@ case .check:
         print("check: FAIL: \(result.failures) of \(result.runs) runs failed (\(contender.name), \(seconds) s)")
         Process.exit(1)
     }
-    let leftOut = result.lines.filter { $0.hasPrefix("left out: ") }.count
-    let partial = leftOut > 0 ? "; \(leftOut) cases left out (ANCHOR_CHECK_WITHOUT), not the whole check" : ""
+    let partial = result.leftOut > 0 ? "; \(result.leftOut) cases left out (ANCHOR_CHECK_WITHOUT), not the whole check" : ""
     print("check: PASS: \(result.runs) runs, no false alarm, no missed drag (\(contender.name), \(seconds) s)\(partial)")
 
 case .receivers(let seeds):
