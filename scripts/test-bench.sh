@@ -76,7 +76,7 @@ job tables "$bench" --quick --plots "$out"
 # test is SlowDragTheSpeedSawTests. off=persist-rising (a held run counted in full even as its
 # fixes fall back) rings the poor receiver's main-class nights 31, 354 and 785. off=doppler-slowing
 # (the Doppler hastening however fast the readings fall) rings held-out filter-speed nights 13095
-# and 15091 and lagged-speed night 13805, each the receiver's first large excursion after the
+# and 15091 and lagged-speed nights 13805 and 19473, each the receiver's first large excursion after the
 # speed's trust.
 t=off=doppler-trust
 n=off=doppler-now
