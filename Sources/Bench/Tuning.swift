@@ -78,6 +78,8 @@ enum Tuning {
         case "wo": s.wanderOutingSpan = .seconds(x)
         case "wq": s.wanderQuickSpan = .seconds(x)
         case "wt": s.wanderTail = x
+        case "qb": s.turnBack = x
+        case "qs": s.turnSpan = .seconds(x)
         case "pf": s.persistFloor = .seconds(x)
         case "pm": s.persistMargin = x
         case "pd": s.persistDeadband = x

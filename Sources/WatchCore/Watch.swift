@@ -490,10 +490,28 @@ public struct Watch: Sendable {
         // After a jump the fixes beyond the radius show where the receiver leapt to, not where
         // the boat went: they count once they persist, or with the Doppler, not on position alone.
         if s.distance <= radius.value { afterJump = false }
-        let held = afterJump && !s.moving && !persistent ? min(z, 0) : z
+        // On position alone a fix of fixes that turned back is not evidence: a receiver's
+        // excursion comes back, a drag goes on.
+        let held = afterJump && !s.moving && !persistent || z > 0 && !s.moving && !persistent && turnedBack(s) ? min(z, 0) : z
         evidence = max(0, evidence + s.weight * min(max(held, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return beyond
+    }
+
+    /// The fixes turned back: this one stands more than `turnBack` times the receiver's measured
+    /// step below the farthest of the last `turnSpan` (the samples still in the window). Not
+    /// before the step has been measured for `swingSpan`: until then every fix counts.
+    private func turnedBack(_ s: Sample) -> Bool {
+        guard !settings.guardsOff.contains(.positionTurning), noise.stepFor >= settings.swingSpan.seconds else { return false }
+        let back = settings.turnBack * noise.stepSquare.squareRoot()
+        var peak = s.distance
+        var i = samples.count
+        while i > samplesHead {
+            i -= 1
+            if s.at - samples[i].at > settings.turnSpan { break }
+            peak = max(peak, samples[i].distance)
+        }
+        return peak - s.distance > back
     }
 
     /// Persistence: a drag stands beyond the radius and stays; the receiver's quick outings come

@@ -28,6 +28,9 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// (`WatchSettings.wanderQuickSpan`), so one riding on a slow wander still teaches it (off:
     /// about the slow level the wander is measured about).
     case wanderQuickLevel = "wander-quick-level"
+    /// On position alone a fix that stands more than `turnBack` steps below the farthest of the
+    /// last `turnSpan` adds no evidence: the fixes turned back (off: wherever it stands).
+    case positionTurning = "position-turning"
     /// The Doppler hastens only while the readings themselves still carry the boat away (the
     /// median of the last three readings' radial speeds above `dopplerMinimum` and the same bar
     /// as the smoothed speed, `dopplerTrustMargin` times the speed's reach at anchor), not on the

@@ -111,6 +111,13 @@ public struct WatchSettings: Hashable, Sendable {
     /// still measured about the slow level.
     public var wanderQuickSpan: Duration = .seconds(60)
     public var wanderTail: Double = 2
+    /// On position alone a fix counts only while the fixes have not turned back: it adds no
+    /// evidence where it stands more than `turnBack` times the receiver's measured step (the
+    /// root mean square of its move from fix to fix at anchor) below the farthest fix of the
+    /// last `turnSpan` (`WatchGuard.positionTurning`). A receiver's excursion goes out and comes
+    /// back; a drag goes on. Until the step has been measured for `swingSpan` the rule waits.
+    public var turnBack: Double = 1
+    public var turnSpan: Duration = .seconds(10)
     /// Persistence: once the steady fixes (3D, no burst) have stood beyond the alert radius for
     /// `persistFloor`, and for `persistMargin` times the longest quick outing the receiver has
     /// shown beyond its level (`NoiseEstimate.outingLongest`), each second inside taking
