@@ -77,19 +77,27 @@ job tables "$bench" --quick --plots "$out"
 # fixes fall back) rings the poor receiver's main-class nights 31, 354 and 785. off=doppler-slowing
 # (the Doppler hastening however fast the readings fall) rings held-out filter-speed nights 13095
 # and 15091 and lagged-speed nights 13805 and 19473, each the receiver's first large excursion after the
-# speed's trust.
+# speed's trust. off=position-turning (on position alone, a fix counts however far its fixes
+# have turned back) rings held-out coupled night 17430, the receiver's first excursion of its size.
 t=off=doppler-trust
 n=off=doppler-now
-mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n off=wander-reach off=doppler-weak-or-burst,$t wt=3 pm=0 pm=0.6 off=jumps off=jumps-untrusted jp=1000 off=wander-quick-level off=persist-speed-trail off=persist-speed-independent off=persist-speed-now pv=0 off=persist-rising off=doppler-slowing"
+mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n off=wander-reach off=doppler-weak-or-burst,$t wt=3 pm=0 pm=0.6 off=jumps off=jumps-untrusted jp=1000 off=persist-speed-trail off=persist-speed-independent off=persist-speed-now pv=0 off=persist-rising off=doppler-slowing off=position-turning"
 # Behind the slowing rule: on the check's nights the readings' slowing also quiets what these
 # four quiet (the readings-now rule, the reach kept, the margin of 2.3, the Doppler's threshold
 # and minimum), so each is removed with off=doppler-slowing, and the nights the slowing rule
 # alone holds are left out (ANCHOR_CHECK_WITHOUT): what fails is the guard's own nights.
 behind="$n rs=21600 tm=2 vt=2,vm=0.05"
+# Behind the turning rule: the quick level's nights (filter speed 528, noisy speed 7680) are
+# excursions that rang after their top too, so off=wander-quick-level is removed with
+# off=position-turning, and the night the turning rule alone holds (coupled 17430) is left out.
+behind_turn="off=wander-quick-level"
 peers="one-fix delay-5 delay-10 delay-20 delay-30 delay-60 yokuli esp32 ankerwache"
 for m in $mutants; do job "mutant-$m" env ANCHOR_BOX_SET="$m" "$bench" --check --fail-fast; done
 for m in $behind; do
     job "behind-$m" env ANCHOR_BOX_SET="$m,off=doppler-slowing" ANCHOR_CHECK_WITHOUT="a first excursion turning" "$bench" --check --fail-fast
+done
+for m in $behind_turn; do
+    job "behind-$m" env ANCHOR_BOX_SET="$m,off=position-turning" ANCHOR_CHECK_WITHOUT="fixes turning back" "$bench" --check --fail-fast
 done
 for p in $peers; do job "peer-$p" "$bench" --check --fail-fast --rule "$p"; done
 job one-fix "$bench" --check --rule one-fix
@@ -115,6 +123,7 @@ fi
 passed=()
 for m in $mutants; do [ "$(status "mutant-$m")" != 0 ] || passed+=("$m"); done
 for m in $behind; do [ "$(status "behind-$m")" != 0 ] || passed+=("$m,off=doppler-slowing"); done
+for m in $behind_turn; do [ "$(status "behind-$m")" != 0 ] || passed+=("$m,off=position-turning"); done
 for p in $peers; do [ "$(status "peer-$p")" != 0 ] || passed+=("$p"); done
 if [ ${#passed[@]} -gt 0 ]; then
     echo "test-bench: FAIL: the regression check passed with a guard removed or a peer's rule: ${passed[*]}"
@@ -138,4 +147,4 @@ grep -q "^| settings (BoxTuning.candidates)" "$out/tune.txt" || { echo "test-ben
 "$bench" --cost-driver 100 >/dev/null
 "$bench" --holding-log "$out/hold.nmea" 10 >/dev/null
 [ "$(grep -c '^\$GPGGA' "$out/hold.nmea")" = 100 ] || { echo "test-bench: FAIL: holding log"; exit 1; }
-echo "test-bench: PASS: $(tail -1 "$out/check.txt" | sed 's/^check: PASS: //'); $(echo $mutants $behind | wc -w) guards removed ($(echo $behind | wc -w) with the slowing rule) and $(echo $peers | wc -w) peers' rules fail it; one-fix fails it ($(tail -1 "$out/one-fix.txt" | sed 's/^check: FAIL: //')); the box without its Doppler fails it ($(tail -1 "$out/no-doppler.txt" | sed 's/^check: FAIL: //')); quick benchmark ran ($(grep -c '^|' "$out/tables.txt") table rows, 4 plots); ${swing#swing-settle: }"
+echo "test-bench: PASS: $(tail -1 "$out/check.txt" | sed 's/^check: PASS: //'); $(echo $mutants $behind $behind_turn | wc -w) guards removed ($(echo $behind | wc -w) with the slowing rule, $(echo $behind_turn | wc -w) with the turning rule) and $(echo $peers | wc -w) peers' rules fail it; one-fix fails it ($(tail -1 "$out/one-fix.txt" | sed 's/^check: FAIL: //')); the box without its Doppler fails it ($(tail -1 "$out/no-doppler.txt" | sed 's/^check: FAIL: //')); quick benchmark ran ($(grep -c '^|' "$out/tables.txt") table rows, 4 plots); ${swing#swing-settle: }"

@@ -312,6 +312,11 @@ enum RegressionCheck {
         // 32 minutes in, an excursion 32 m out, its smoothed speed 2.4 times the reach, its
         // readings falling from 2.5 to 1.5 m/s in the 6 s before the ring; quiet with the rule.
         fixedNights("lagged speed 20 m, held-out nights, a first excursion turning", [13805, 19473], modelled(.modelled(.laggedSpeed), 8))
+        // Coupled 17430 (fold 17000): 16 minutes in, the receiver's first excursion of its size
+        // ran the fixes from 49 to 74.5 m in 25 s, 10 m beyond the radius against a reach of 8 m,
+        // and rang on position alone 3 s after its top, the fixes 1.9 m back from it
+        // (`WatchGuard.positionTurning`; `ANCHOR_BOX_SET=off=position-turning` rings it).
+        fixedNights("coupled 20 m, held-out nights, fixes turning back", [17430], modelled(.modelled(.coupled), 8))
         return out
     }
 
@@ -386,7 +391,7 @@ extension RegressionCheck {
             let excursion = inSpan || wide && abs((s.measured[k]?.length ?? 0) - (n.level ?? 0)) >= 8
             guard excursion || (s.exitT == nil ? t > ring - 60 : t > exit - 15), t <= ring + past else { continue }
             let d = s.measured[k].map { Format.fixed($0.length, 2) } ?? "-"
-            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) now \(Format.fixed(n.currentRadial, 2)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) out \(Format.fixed(n.outingLongest, 0)) run \(Format.fixed(r.watch.persistRun, 0)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) \(r.watch.verdict)")
+            print("\(Format.fixed(t - exit, 1)) d \(d) true \(Format.fixed(s.truth[k], 2)) sp \(reading.speed.map { Format.fixed($0, 2) } ?? "-") tr \(reading.track.map { Format.fixed($0) } ?? "-") sigma \(Format.fixed(n.sigma(settings), 2)) v \(Format.fixed(n.radialSpeed, 3)) vs \(Format.fixed(n.radialSigma(settings), 3)) now \(Format.fixed(n.currentRadial, 2)) mv \(n.movingAway(settings)) ind \(n.speedIndependent(settings)) miss/move \(Format.fixed(n.speedMiss / max(n.moveSquare, 1e-9), 2)) reach \(Format.fixed(n.speedReach, 2)) level \(Format.fixed(n.level ?? 0, 1)) wreach \(Format.fixed(n.wanderReach, 1)) out \(Format.fixed(n.outingLongest, 0)) run \(Format.fixed(r.watch.persistRun, 0)) R \(Format.fixed(s.radius, 1)) track \(Format.fixed(n.trackSpeed, 2)) step \(Format.fixed(n.stepSquare.squareRoot(), 2)) \(r.watch.verdict)")
         }
     }
 }
