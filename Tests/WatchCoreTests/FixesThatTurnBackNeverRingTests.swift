@@ -58,19 +58,6 @@ final class FixesThatTurnBackNeverRingTests: XCTestCase {
         XCTAssertLessThanOrEqual(ring, 900 + 30, "the drag rang late")
     }
 
-    /// A fixed pseudo-random normal (sum of twelve uniforms less six), so every run is the same.
-    private struct Noise {
-        var x: UInt64
-        mutating func next() -> Double {
-            var s = 0.0
-            for _ in 0..<12 {
-                x = x &* 6364136223846793005 &+ 1442695040888963407
-                s += Double(x >> 11) / Double(1 << 53)
-            }
-            return s - 6
-        }
-    }
-
     /// A receiver whose fixes scatter independently (white noise, 3 m each way) stands a step
     /// below its farthest fix of the last 10 s often; on a drag those fixes carry little, and the
     /// rule takes little a drag needs. Drags at 1, 2 and 4 kn from 20 m inside a 50 m radius, 30
@@ -89,7 +76,7 @@ final class FixesThatTurnBackNeverRingTests: XCTestCase {
                         if off { s.guardsOff.insert(.positionTurning) }
                     }
                     h.anchored(armed: true)
-                    var n = Noise(x: UInt64(seed) * 7919)
+                    var n = SeededNormal(x: UInt64(seed) * 7919)
                     for i in 0..<1500 {
                         let along = 30 + 3 * n.next() + (i >= 1200 ? v * Double(i - 1200) : 0), across = 3 * n.next()
                         h.send(.reading(GPSReading(mode: .threeD, position: Harness.at(east: across, north: along), accuracy: 5, received: h.now)))

@@ -10,19 +10,6 @@ import XCTest
 /// through persistence. The step is physics, so the speed needn't have earned its trust first:
 /// leaps in a night's first minutes are leaps too.
 final class LeapingFixesNeverRingTests: XCTestCase {
-    /// A fixed pseudo-random normal (sum of twelve uniforms less six), so every run is the same.
-    private struct Noise {
-        var x: UInt64
-        mutating func next() -> Double {
-            var s = 0.0
-            for _ in 0..<12 {
-                x = x &* 6364136223846793005 &+ 1442695040888963407
-                s += Double(x >> 11) / Double(1 << 53)
-            }
-            return s - 6
-        }
-    }
-
     /// Shipped defaults, a 40 m radius; the boat lies 30 m north of the anchor, its fixes
     /// wandering 1.5 m along the line and 0.7 m across it, each with a Doppler speed (when
     /// `speed`) of a few cm/s and `doppler` m/s away from the anchor once the boat drags.
@@ -41,7 +28,7 @@ final class LeapingFixesNeverRingTests: XCTestCase {
             tune(&s)
         }
         h.anchored(armed: true)
-        var n = Noise(x: seed)
+        var n = SeededNormal(x: seed)
         var beyondRun = 0, holdingWhileBeyond = 0
         for i in 0..<5400 {
             let along = 30 + 1.5 * n.next() + place(i), across = 0.7 * n.next(), still = abs(0.05 * n.next())
@@ -138,7 +125,7 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     func testALeapWhileTheSmoothedSpeedSaysMovingIsNoLeap() {
         var h = Harness { s in s = WatchSettings(); s.radius = 70 }
         h.anchored(armed: true)
-        var n = Noise(x: 99)
+        var n = SeededNormal(x: 99)
         var movingBefore = false, leapt = true
         for i in 0..<3660 {
             let drag = i >= 3600 ? 0.5 * Double(i - 3600) : 0, leap = i >= 3650 && i < 3655 ? 25.0 : 0
@@ -194,7 +181,7 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     func testALeapEndsWhenAFixStandsInsideAgain() {
         var h = Harness { s in s = WatchSettings(); s.radius = 40 }
         h.anchored(armed: true)
-        var n = Noise(x: 777)
+        var n = SeededNormal(x: 777)
         var during = false, after = true
         for i in 0..<3660 {
             let along = 30 + 1.5 * n.next() + (i >= 3600 && i < 3610 ? 25 : 0), across = 0.7 * n.next()
@@ -237,7 +224,7 @@ final class LeapingFixesNeverRingTests: XCTestCase {
     func testALeapAcrossTheLineIsJudgedOnTheBoatsOwnLine() {
         var h = Harness { s in s = WatchSettings(); s.radius = 40 }
         h.anchored(armed: true)
-        var n = Noise(x: 4242)
+        var n = SeededNormal(x: 4242)
         for i in 0..<4200 {
             let leap = i >= 3600 && (i - 3600) % 300 < 12
             let along = 30 + 1.5 * n.next() + (leap ? 20 : 0), across = 0.7 * n.next() + (leap ? 25 : 0)
@@ -254,7 +241,7 @@ final class LeapingFixesNeverRingTests: XCTestCase {
         func step(leaping: Bool) -> Double {
             var h = Harness { s in s = WatchSettings(); s.radius = 40 }
             h.anchored(armed: true)
-            var n = Noise(x: 31)
+            var n = SeededNormal(x: 31)
             for i in 0..<(3 * 3600) {
                 let leap = leaping && i >= 3600 && i % 60 < 5
                 let along = 30 + 1.5 * n.next() + (leap ? 25 : 0), across = 0.7 * n.next()

@@ -4,6 +4,20 @@ import Glibc
 import WatchCore
 import XCTest
 
+/// A fixed pseudo-random normal (sum of twelve uniforms less six, from a linear congruential
+/// sequence), so every run of a test draws the same noise.
+struct SeededNormal {
+    var x: UInt64
+    mutating func next() -> Double {
+        var s = 0.0
+        for _ in 0..<12 {
+            x = x &* 6364136223846793005 &+ 1442695040888963407
+            s += Double(x >> 11) / Double(1 << 53)
+        }
+        return s - 6
+    }
+}
+
 /// A boat near a fixed origin, moved in meters east/north, on a manual clock.
 struct Harness {
     static let origin = Coordinate(latitude: 54.3413, longitude: 13.5065)
