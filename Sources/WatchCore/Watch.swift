@@ -490,9 +490,10 @@ public struct Watch: Sendable {
         // After a jump the fixes beyond the radius show where the receiver leapt to, not where
         // the boat went: they count once they persist, or with the Doppler, not on position alone.
         if s.distance <= radius.value { afterJump = false }
-        // On position alone a fix of fixes that turned back is not evidence: a receiver's
-        // excursion comes back, a drag goes on.
-        let held = afterJump && !s.moving && !persistent || z > 0 && !s.moving && !persistent && turnedBack(s) ? min(z, 0) : z
+        // Nor, on position alone, a fix of fixes that turned back: a receiver's excursion comes
+        // back, a drag goes on.
+        let alone = !s.moving && !persistent
+        let held = alone && (afterJump || z > 0 && turnedBack(s)) ? min(z, 0) : z
         evidence = max(0, evidence + s.weight * min(max(held, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return beyond

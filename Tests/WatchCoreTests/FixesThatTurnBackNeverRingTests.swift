@@ -2,20 +2,19 @@ import Glibc
 import WatchCore
 import XCTest
 
-/// On position alone, fixes that have turned back are not evidence (Docs/verdict.md, "The
-/// receiver's wander"; issue 24). A fix adds nothing while it stands more than `turnBack` times
+/// On position alone, fixes that have turned back are not evidence (Docs/verdict.md, "Fixes
+/// that turn back"; issue 24). A fix adds nothing while it stands more than `turnBack` times
 /// the receiver's measured step below the farthest fix of the last `turnSpan`. A receiver's
 /// excursion goes out and comes back; a drag goes on. A receiver's first excursion larger than
 /// any it had shown stands beyond the radius near its top, where the reach learnt so far does
 /// not cover it, and rang so on held-out coupled night 17430 of the benchmark (Docs/benchmarks.md,
-/// "A first excursion turns").
+/// "Fixes that turn back").
 final class FixesThatTurnBackNeverRingTests: XCTestCase {
     /// Twenty minutes at 1 Hz, no speed reported: the boat 30 m from the anchor with a 44 m
     /// radius, its fixes wandering 3 m over 200 s and 0.3 m from fix to fix (the noise prior set
-    /// to that 3 m). At 900 s the
-    /// position runs out `size` m and back over 50 s (a raised cosine), its top standing beyond
-    /// the radius for about 20 s. With `dragAt`, from that second on it goes on at its
-    /// fastest (1.6 m/s) instead of turning, as a drag does.
+    /// to that 3 m). At 900 s the position runs out `size` m and back over 50 s (a raised
+    /// cosine), its top standing beyond the radius for about 20 s. With `dragAt`, from that
+    /// second on it goes on at its fastest (1.5 m/s) instead of turning, as a drag does.
     private func firstRing(size: Double = 24, dragAt: Int? = nil, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
         var h = Harness.armed(radius: 44) { s in
             s.noisePrior = 3
