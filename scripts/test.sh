@@ -7,15 +7,33 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 full=""
 [ "${1:-}" = "--full" ] && full="--full"
+# Each step's time limit (ANCHOR_STEP_LIMIT seconds): a step that hangs fails, named, and the
+# steps after it still run, instead of the whole run meeting CI's limit with nothing said. The
+# longest step takes about 250 s (test-image, its trixie root made beside the steps before it);
+# --full runs longer suites.
+limit=${ANCHOR_STEP_LIMIT:-1200}
+[ -n "$full" ] && limit=${ANCHOR_STEP_LIMIT:-5400}
+# A command under the limit: SIGTERM to its process group at the limit, SIGKILL 30 s later. On a
+# terminal, in the terminal's own group (--foreground), so that Ctrl-C reaches it; then only the
+# command itself is signalled at the limit.
+limited() {
+    if [ -t 0 ]; then timeout --foreground -k 30 "$limit" "$@"; else timeout -k 30 "$limit" "$@"; fi
+}
 passed=0; failed=0; failures=()
 step() {
     local name=$1; shift
-    local t0=$SECONDS
+    local t0=$SECONDS rc
     echo "==> $name"
-    if "$@"; then
+    "$@"; rc=$?
+    if [ $rc -eq 0 ]; then
         passed=$((passed + 1)); echo "==> $name: passed ($((SECONDS - t0)) s)"
     else
-        failed=$((failed + 1)); failures+=("$name"); echo "==> $name: FAILED ($((SECONDS - t0)) s)"
+        failed=$((failed + 1)); failures+=("$name")
+        if [ $((SECONDS - t0)) -ge "$limit" ]; then
+            echo "==> $name: FAILED: stopped at its limit of $limit s (ANCHOR_STEP_LIMIT) ($((SECONDS - t0)) s)"
+        else
+            echo "==> $name: FAILED ($((SECONDS - t0)) s)"
+        fi
     fi
 }
 
@@ -24,7 +42,7 @@ step() {
 vm_setup() {
     local try
     for try in 1 2 3; do
-        ../shared/vm/run-in-vm.sh --setup && return 0
+        limited ../shared/vm/run-in-vm.sh --setup && return 0
         echo "VM setup: try $try of 3 failed"
         sleep 5
     done
@@ -40,7 +58,8 @@ vm_setup() {
 # again under the root's lock), or makes it itself if the background run failed, which is
 # printed before test-image starts.
 root_log=$(mktemp)
-setsid -w nice -n 10 image/trixie-root.sh >"$root_log" 2>&1 &
+# Its limit is two steps' (it runs beside them; a hang here is met by test-image making it).
+setsid -w nice -n 10 timeout -k 30 $((2 * limit)) image/trixie-root.sh >"$root_log" 2>&1 &
 root_pid=$!
 trap '[ -z "$root_pid" ] || kill -- -"$root_pid" 2>/dev/null; [ -z "${kill_pid:-}" ] || kill -- -"$kill_pid" 2>/dev/null; rm -f "$root_log" ${kill_log:+"$kill_log"}' EXIT
 root_wait() {
@@ -61,13 +80,13 @@ if [ -x ../shared/vm/run-in-vm.sh ]; then
 else
     echo "==> VM setup: ../shared/vm/run-in-vm.sh not found"; failed=$((failed + 1)); failures+=("VM setup")
 fi
-step "build" swift build --build-tests
+step "build" limited swift build --build-tests
 # The gpsd tests run in scripts/test-gpsd.sh (prerequisite and leftover checks); the real-time
 # siren test needs snd-aloop and runs inside the VM from scripts/test-ring.sh; the gpio-sim tests
 # need the VM's kernel (scripts/test-gpio.sh); the slow-disk test needs the VM's dm-delay
 # (scripts/test-slow-sync.sh). Each of those scripts fails on a skipped test, so none is left
 # here to show as skipped.
-step "swift test" swift test --skip-build --skip "DriversTests.GPSD" --skip "DriversTests.ALSASirenLoopbackTests" \
+step "swift test" limited swift test --skip-build --skip "DriversTests.GPSD" --skip "DriversTests.ALSASirenLoopbackTests" \
     --skip "DriversTests.GPIOSim" --skip "ApplianceTests.LoopNeverWaitsTests/testOnARealSlowDisk"
 # The kill test waits on its box far more than it computes (200 cycles: 274 s, with 140 s of
 # CPU including its build), and test-journal's fuzzers run for a fixed time each: the kill test
@@ -77,18 +96,19 @@ kill_pid="" kill_log=""
 kill_start() {
     kill_log=$(mktemp)
     # Its own process group, as the build root's, so an early exit stops the boxes it runs too.
-    setsid -w scripts/test-kill.sh $full >"$kill_log" 2>&1 &
+    setsid -w timeout -k 30 "$limit" scripts/test-kill.sh $full >"$kill_log" 2>&1 &
     kill_pid=$!
 }
 kill_finish() {
     local rc
     if [ -z "$kill_pid" ]; then
-        scripts/test-kill.sh $full
+        limited scripts/test-kill.sh $full
         return
     fi
     wait "$kill_pid"; rc=$?
     kill_pid=""
     cat "$kill_log"; rm -f "$kill_log"
+    [ $rc -eq 124 ] || [ $rc -eq 137 ] && echo "test-kill: stopped at its limit of $limit s (ANCHOR_STEP_LIMIT)"
     return "$rc"
 }
 for t in scripts/test-*.sh; do
@@ -102,7 +122,7 @@ for t in scripts/test-*.sh; do
         step "test-kill" kill_finish
         continue
     fi
-    step "$(basename "$t" .sh)" "$t" $full
+    step "$(basename "$t" .sh)" limited "$t" $full
 done
 
 echo
