@@ -28,6 +28,15 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $1"; }
 bad() { failed=$((failed + 1)); echo "  FAILED: $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+# mosquitto_sub -W SECONDS ARGS..., killed 5 s past its -W: Debian 12's mosquitto_sub (2.0.11)
+# can deadlock when -W fires, and SIGTERM runs the same handler (scripts/network/mqttsub.py).
+# It flushes each message as it prints it, so SIGKILL loses nothing it printed.
+msub() {
+    local w=$1; shift
+    timeout -s KILL $((w + 5)) mosquitto_sub -W "$w" "$@" 2>/dev/null; local rc=$?
+    [ $rc -eq 137 ] && echo "  (mosquitto_sub outlived its -W $w s by 5 s and was killed: mosquitto#3175)" >&2
+    return $rc
+}
 BOX=; BROKER=; FLEET=; FEED=; GPSD=; TLSB=; LOST=; BOXES=()
 N=${FLEET_BOXES:-20}; [ "${1:-}" = "--full" ] && N=${FLEET_BOXES:-200}
 cleanup() {
@@ -137,11 +146,26 @@ passed=$((passed + $(grep -c '^  ok:' <<<"$out")))
 failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 [ $rc -ne 0 ] && ! grep -q '^  FAILED:' <<<"$out" && bad "signalk_client.py exited $rc without a check failing"
 
+echo "The checks' own mosquitto_sub deadline"
+# A mosquitto_sub that prints one message and then hangs, deaf to SIGALRM and SIGTERM, as
+# mosquitto#3175's deadlock leaves it: msub and scripts/network/mqttsub.py each end it 5 s past
+# its -W and keep what it printed.
+mkdir -p "$D/hang"
+printf '#!/bin/sh\ntrap "" ALRM TERM\necho "t/x printed"\nexec sleep 30\n' >"$D/hang/mosquitto_sub"; chmod +x "$D/hang/mosquitto_sub"
+t0=$SECONDS; got=$(PATH=$D/hang:$PATH msub 1 -t t/x -v 2>"$D/hang/msub.err"); took=$((SECONDS - t0))
+check "msub ends a hung mosquitto_sub 5 s past its -W 1 and keeps what it printed ($took s, '$got')" \
+    test "$took" -le 7 -a "$got" = "t/x printed"
+check "and says it was killed ($(head -c 80 "$D/hang/msub.err"))" grep -q 'killed: mosquitto#3175' "$D/hang/msub.err"
+t0=$SECONDS
+got=$(cd scripts/network && PATH=$D/hang:$PATH /usr/bin/python3 -c 'import mqttsub; print(mqttsub.subscribe(0, ["t/x"], 1, verbose=True), end="")' 2>/dev/null)
+took=$((SECONDS - t0))
+check "mqttsub.py ends it too and keeps what it printed ($took s, '$got')" test "$took" -le 7 -a "$got" = "t/x printed"
+
 echo "MQTT through mosquitto, and a fleet of $N simulated boxes"
 MQ=$(freeport)
 printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\nmax_connections -1\n' "$MQ" > "$D/mosquitto.conf"
 start_broker() { /usr/sbin/mosquitto -c "$D/mosquitto.conf" >>"$D/mosquitto.log" 2>&1 & BROKER=$!; 
-    for _ in $(seq 50); do mosquitto_sub -p "$MQ" -t x -W 1 -C 1 2>/dev/null; [ $? -ne 5 ] && break; sleep 0.1; done; }
+    for _ in $(seq 50); do msub 1 -p "$MQ" -t x -C 1 2>/dev/null; [ $? -ne 5 ] && break; sleep 0.1; done; }
 start_broker
 fleet() { "$BIN" fleet --broker 127.0.0.1 --port "$MQ" "$@"; }
 boxconf() {  # name, accept_commands, [watch] lines
@@ -202,7 +226,7 @@ for _ in $(seq 30); do
     sleep 0.5
     grep -q '"id":"m1","result":"receipt"' "$D/dragger-replies.txt" && break
 done
-kill "$MSUB" 2>/dev/null; wait "$MSUB" 2>/dev/null
+kill -KILL "$MSUB" 2>/dev/null; wait "$MSUB" 2>/dev/null   # not SIGTERM: see msub
 check "mark over MQTT: a receipt on the reply topic" grep -q '"id":"m1","result":"receipt"' "$D/dragger-replies.txt"
 kill -USR1 "$DRAGGER"
 for _ in $(seq 120); do grep -q '"box":"dragger".*"alarm":"ringing"' "$D/follow.jsonl" && break; sleep 0.5; done
@@ -231,7 +255,7 @@ calm=$(grep -c ' Holding. Alarm on' "$D/fleet.txt")
 check "every other box holding ($calm of $((N - 1)))" test "$calm" -eq $((N - 1))
 
 # Retained topics and Home Assistant discovery, as any MQTT client sees them.
-mosquitto_sub -p "$MQ" -t 'anchor-alert/boat001/#' -t 'homeassistant/+/anchor_alert_boat001/+/config' -v -W 2 >"$D/topics.txt" 2>/dev/null
+msub 2 -p "$MQ" -t 'anchor-alert/boat001/#' -t 'homeassistant/+/anchor_alert_boat001/+/config' -v >"$D/topics.txt"
 for t in status state alarm position faults check online; do
     check "retained anchor-alert/boat001/$t" grep -q "^anchor-alert/boat001/$t " "$D/topics.txt"
 done
@@ -242,7 +266,7 @@ check "Home Assistant discovery: 5 entities" test "$(grep -c '^homeassistant/' "
 # and disarm over MQTT are refused; the watch keeps its radius and rings on.
 quiet() {  # file, then requests
     local f=$1; shift
-    mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -C $# -W 10 >"$f" 2>/dev/null &
+    msub 10 -p "$MQ" -t anchor-alert/dragger/reply -C $# >"$f" &
     local sub=$!; sleep 0.5
     for r in "$@"; do mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m "$r"; done
     wait $sub
@@ -260,7 +284,7 @@ check "the dragger still rings with its radius ($rr)" grep -q '^ringing [0-9.]*$
 check "its radius is not 500 m ($rr)" test "${rr#* }" != 500
 # Every request is answered, a busy refusal at least: 1000 at once, 1000 replies.
 seq 1000 | sed 's/.*/{"id":"f&","decision":"snooze","episode":999999}/' >"$D/flood.txt"
-mosquitto_sub -p "$MQ" -q 1 -t anchor-alert/dragger/reply -C 1000 -W 20 >"$D/flood-replies.txt" 2>/dev/null &
+msub 20 -p "$MQ" -q 1 -t anchor-alert/dragger/reply -C 1000 >"$D/flood-replies.txt" &
 SUB=$!; sleep 0.5
 mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -l <"$D/flood.txt"
 wait $SUB
@@ -269,7 +293,7 @@ check "1000 requests at once get 1000 answers ($answered; $(grep -c '"error":"bu
 
 # Commands: the control socket's requests on the command topic, answered on the reply topic.
 ep=$("$BIN" status --json --runtime-dir "$D/dragger/run" | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['status']['alarm']['episode'])")
-mosquitto_sub -p "$MQ" -t anchor-alert/dragger/reply -t anchor-alert/boat001/reply -C 3 -W 10 >"$D/replies.txt" 2>/dev/null &
+msub 10 -p "$MQ" -t anchor-alert/dragger/reply -t anchor-alert/boat001/reply -C 3 >"$D/replies.txt" &
 SUB=$!; sleep 0.5
 mosquitto_pub -p "$MQ" -t anchor-alert/dragger/command -m "{\"id\":\"s1\",\"decision\":\"snooze\",\"episode\":$ep}"
 sleep 0.3
@@ -329,7 +353,7 @@ done
 BOXES+=($!); sleep 3
 "$BIN" run --simulate hold --switch off --config "$D/twin2.conf" --runtime-dir "$D/twin2/run" --journal-dir "$D/twin2/journal" >"$D/twin2.out" 2>&1 &
 BOXES+=($!); sleep 6
-mosquitto_sub -p "$MQ" -t anchor-alert/twin/online -t anchor-alert/twin/identity -v -W 6 >"$D/twin-topics.txt" 2>/dev/null
+msub 6 -p "$MQ" -t anchor-alert/twin/online -t anchor-alert/twin/identity -v >"$D/twin-topics.txt"
 twinrow() { "$BIN" status --json --runtime-dir "$D/$1/run" 2>/dev/null | /usr/bin/python3 -c "import json,sys; print([r['answer'] for r in json.load(sys.stdin)['status']['checks'] if r['component']=='mqtt'][0])" 2>/dev/null; }
 r1=$(twinrow twin1); r2=$(twinrow twin2)
 echo "    twin1: $r1"; echo "    twin2: $r2"

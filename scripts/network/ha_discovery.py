@@ -17,8 +17,9 @@ same broker (ha_live.py): its entities' states are read at each step, the number
 button are worked through its own services, and what it logged is checked for warnings.
 Prints "  ok:"/"  FAILED:" lines; exits 1 on any failure.
 """
-import json, os, signal, socket, subprocess, sys, time
+import json, os, select, signal, socket, subprocess, sys, time
 import jinja2
+import mqttsub
 
 BIN, WORK = sys.argv[1], sys.argv[2]
 BOX = "ha-test"
@@ -58,8 +59,7 @@ def free_port():
 
 def retained(port):
     """Every retained message under the box's topics and discovery, as a dict."""
-    out = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", BASE + "/#", "-t", "homeassistant/#", "-v", "-W", "2"],
-                         capture_output=True, text=True).stdout
+    out = mqttsub.subscribe(port, [BASE + "/#", "homeassistant/#"], 2, verbose=True)
     got = {}
     for line in out.splitlines():
         topic, _, payload = line.partition(" ")
@@ -68,7 +68,7 @@ def retained(port):
 
 
 def pub(port, topic, message):
-    subprocess.run(["mosquitto_pub", "-p", str(port), "-t", topic, "-q", "1", "-m", message], check=True)
+    subprocess.run(["mosquitto_pub", "-p", str(port), "-t", topic, "-q", "1", "-m", message], check=True, timeout=30)
 
 
 env = jinja2.Environment(undefined=jinja2.StrictUndefined)
@@ -123,10 +123,13 @@ class LiveHA:
         self.log = []
 
     def ask(self, line):
-        # A Home Assistant that died answers nothing: its checks fail, and the end says why.
+        # A Home Assistant that died, or gives no answer within 60 s, answers nothing: its checks
+        # fail, and the end says why.
         try:
             self.p.stdin.write(line + "\n")
             self.p.stdin.flush()
+            if not select.select([self.p.stdout], [], [], 60)[0]:
+                return ""
             return self.p.stdout.readline()
         except (BrokenPipeError, ValueError):
             return ""
@@ -175,7 +178,7 @@ try:
     box = subprocess.Popen([BIN, "run", "--simulate", "drag", "--speed", "10", "--switch", "off", "--config", c,
                             "--runtime-dir", run, "--journal-dir", os.path.join(WORK, "journal")],
                            stdout=open(os.path.join(WORK, "box.out"), "w"), stderr=subprocess.STDOUT)
-    version = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.split()[-1]
+    version = subprocess.run([BIN, "--version"], capture_output=True, text=True, timeout=30).stdout.split()[-1]
 
     # No anchor marked yet.
     topics = wait(port, lambda t: BASE + "/position" in t and "latitude" in attrs(t), 30)
@@ -228,7 +231,7 @@ try:
 
     # The alert radius from the number entity, as Home Assistant sends it.
     for _ in range(30):
-        if subprocess.run([BIN, "mark", "--runtime-dir", run, "--config", c], capture_output=True).returncode == 0:
+        if subprocess.run([BIN, "mark", "--runtime-dir", run, "--config", c], capture_output=True, timeout=30).returncode == 0:
             break
         time.sleep(0.5)
     number = by_object["radius"][1]
@@ -272,7 +275,7 @@ try:
     check("the attributes give the snooze's time left (%s s)" % a.get("snooze_left_s"),
           isinstance(a.get("snooze_left_s"), (int, float)) and 0 < a["snooze_left_s"] <= 60)
     st = json.loads(subprocess.run([BIN, "status", "--json", "--runtime-dir", run, "--config", c],
-                                   capture_output=True, text=True).stdout)["status"]
+                                   capture_output=True, text=True, timeout=30).stdout)["status"]
     check("the box agrees: snoozed (%s)" % st["alarm"]["state"], st["alarm"]["state"] == "snoozed")
     if live:
         s = live.wait(E["alarm"], lambda e: e["attributes"].get("alarm") == "snoozed", 20)
@@ -283,7 +286,7 @@ try:
     pub(port, button["command_topic"], button["payload_press"])
     time.sleep(1)
     st = json.loads(subprocess.run([BIN, "status", "--json", "--runtime-dir", run, "--config", c],
-                                   capture_output=True, text=True).stdout)["status"]
+                                   capture_output=True, text=True, timeout=30).stdout)["status"]
     check("a second press changes nothing (still snoozed, episode %s)" % st["alarm"].get("episode"),
           st["alarm"]["state"] == "snoozed" and st["alarm"].get("episode") == a.get("episode"))
 
@@ -299,7 +302,7 @@ try:
     ha = os.environ.get("HA_PYTHON")
     if ha:
         out = subprocess.run([ha, os.path.join(os.path.dirname(__file__), "ha_schema.py"), os.path.join(WORK, "configs.json")],
-                             capture_output=True, text=True)
+                             capture_output=True, text=True, timeout=300)
         print(out.stdout, end="")
         check("Home Assistant's own schemas ran (exit %d%s)" % (out.returncode, ", " + out.stderr.strip()[-300:] if out.returncode else ""),
               out.returncode == 0 or "  FAILED:" in out.stdout)
@@ -312,5 +315,10 @@ finally:
     for p in (box, broker):
         if p:
             p.terminate()
-            p.wait()
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+                check("%s ended within 30 s of SIGTERM" % ("the box" if p is box else "mosquitto"), False)
 sys.exit(1 if failed else 0)

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+import mqttsub
+
 BIN, WORK = sys.argv[1], sys.argv[2]
 LIMIT_KB = 16 * 1024
 failed = 0
@@ -44,18 +46,16 @@ def peak_kb(pid):
 
 def replies(port, topic, count, seconds, send):
     """Subscribes to topic, runs send(), returns what arrived (up to count, within seconds)."""
-    sub = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-t", topic, "-C", str(count), "-W", str(seconds)],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    sub = mqttsub.start(port, [topic], seconds, count=count)
     time.sleep(0.5)
     send()
-    out, _ = sub.communicate()
-    return out
+    return mqttsub.finish(sub)
 
 
 def pub(port, topic, message=None, file=None):
     args = ["mosquitto_pub", "-p", str(port), "-t", topic, "-q", "1"]
     args += ["-f", file] if file else ["-m", message]
-    subprocess.run(args, check=True, stderr=subprocess.DEVNULL)
+    subprocess.run(args, check=True, stderr=subprocess.DEVNULL, timeout=120)
 
 
 os.makedirs(WORK, exist_ok=True)
@@ -85,12 +85,10 @@ try:
                                        stdout=open(os.path.join(WORK, name + ".out"), "w"), stderr=subprocess.STDOUT)
     # Both on the broker: each one's retained online.
     for _ in range(100):
-        out = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", "anchor-alert/+/online", "-v", "-W", "1"],
-                             capture_output=True, text=True).stdout
+        out = mqttsub.subscribe(port, ["anchor-alert/+/online"], 1, verbose=True)
         if out.count(" online") >= 3:
             break
-    status = subprocess.run(["mosquitto_sub", "-p", str(port), "-t", "anchor-alert/norun/status", "-C", "1", "-W", "5"],
-                            capture_output=True, text=True).stdout
+    status = mqttsub.subscribe(port, ["anchor-alert/norun/status"], 5, count=1)
     check("a box whose runtime directory can't be made still publishes its status (%s)" % status.strip()[:60].replace("\n", " "),
           '"verdict"' in status)
     said = open(os.path.join(WORK, "norun.out")).read()
@@ -132,5 +130,10 @@ finally:
         p.terminate()
     broker.terminate()
     for p in list(boxes.values()) + [broker]:
-        p.wait()
+        try:
+            p.wait(30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            check("pid %d ended within 30 s of SIGTERM" % p.pid, False)
 sys.exit(1 if failed else 0)
