@@ -15,9 +15,10 @@ limit=${ANCHOR_STEP_LIMIT:-1200}
 [ -n "$full" ] && limit=${ANCHOR_STEP_LIMIT:-5400}
 # A command under the limit: SIGTERM to its process group at the limit, SIGKILL 30 s later. On a
 # terminal, in the terminal's own group (--foreground), so that Ctrl-C reaches it; then only the
-# command itself is signalled at the limit.
+# command itself is signalled at the limit. `step_limit=S limited ...` gives one command S.
 limited() {
-    if [ -t 0 ]; then timeout --foreground -k 30 "$limit" "$@"; else timeout -k 30 "$limit" "$@"; fi
+    local s=${step_limit:-$limit}
+    if [ -t 0 ]; then timeout --foreground -k 30 "$s" "$@"; else timeout -k 30 "$s" "$@"; fi
 }
 passed=0; failed=0; failures=()
 step() {
@@ -42,7 +43,7 @@ step() {
 vm_setup() {
     local try
     for try in 1 2 3; do
-        limited ../shared/vm/run-in-vm.sh --setup && return 0
+        step_limit=$((limit / 2)) limited ../shared/vm/run-in-vm.sh --setup && return 0   # 10 to 25 s here
         echo "VM setup: try $try of 3 failed"
         sleep 5
     done
