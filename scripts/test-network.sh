@@ -28,15 +28,9 @@ passed=0; failed=0
 ok() { passed=$((passed + 1)); echo "  ok: $1"; }
 bad() { failed=$((failed + 1)); echo "  FAILED: $1"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-# mosquitto_sub -W SECONDS ARGS..., killed 5 s past its -W: Debian 12's mosquitto_sub (2.0.11)
-# can deadlock when -W fires, and SIGTERM runs the same handler (scripts/network/mqttsub.py).
-# It flushes each message as it prints it, so SIGKILL loses nothing it printed.
-msub() {
-    local w=$1; shift
-    timeout -s KILL $((w + 5)) mosquitto_sub -W "$w" "$@" 2>/dev/null; local rc=$?
-    [ $rc -eq 137 ] && echo "  (mosquitto_sub outlived its -W $w s by 5 s and was killed: mosquitto#3175)" >&2
-    return $rc
-}
+# msub SECONDS ARGS...: mosquitto_sub -W SECONDS ARGS..., killed 5 s past its -W, since Debian
+# 12's can deadlock when -W fires (scripts/network/mqttsub.py).
+msub() { /usr/bin/python3 scripts/network/mqttsub.py "$@"; }
 BOX=; BROKER=; FLEET=; FEED=; GPSD=; TLSB=; LOST=; BOXES=()
 N=${FLEET_BOXES:-20}; [ "${1:-}" = "--full" ] && N=${FLEET_BOXES:-200}
 cleanup() {
@@ -148,18 +142,18 @@ failed=$((failed + $(grep -c '^  FAILED:' <<<"$out")))
 
 echo "The checks' own mosquitto_sub deadline"
 # A mosquitto_sub that prints one message and then hangs, deaf to SIGALRM and SIGTERM, as
-# mosquitto#3175's deadlock leaves it: msub and scripts/network/mqttsub.py each end it 5 s past
-# its -W and keep what it printed.
+# mosquitto#3175's deadlock leaves it: scripts/network/mqttsub.py, as msub and as the module the
+# Python checks call, ends it 5 s past its -W and keeps what it printed.
 mkdir -p "$D/hang"
 printf '#!/bin/sh\ntrap "" ALRM TERM\necho "t/x printed"\nexec sleep 30\n' >"$D/hang/mosquitto_sub"; chmod +x "$D/hang/mosquitto_sub"
-t0=$SECONDS; got=$(PATH=$D/hang:$PATH msub 1 -t t/x -v 2>"$D/hang/msub.err"); took=$((SECONDS - t0))
-check "msub ends a hung mosquitto_sub 5 s past its -W 1 and keeps what it printed ($took s, '$got')" \
-    test "$took" -le 7 -a "$got" = "t/x printed"
+t0=$SECONDS; got=$(PATH=$D/hang:$PATH msub 1 -t t/x -v 2>"$D/hang/msub.err"); rc=$?; took=$((SECONDS - t0))
+check "msub ends a hung mosquitto_sub 5 s past its -W 1 and keeps what it printed ($took s, '$got', exit $rc)" \
+    test "$took" -le 7 -a "$got" = "t/x printed" -a "$rc" -eq 137
 check "and says it was killed ($(head -c 80 "$D/hang/msub.err"))" grep -q 'killed: mosquitto#3175' "$D/hang/msub.err"
 t0=$SECONDS
 got=$(cd scripts/network && PATH=$D/hang:$PATH /usr/bin/python3 -c 'import mqttsub; print(mqttsub.subscribe(0, ["t/x"], 1, verbose=True), end="")' 2>/dev/null)
 took=$((SECONDS - t0))
-check "mqttsub.py ends it too and keeps what it printed ($took s, '$got')" test "$took" -le 7 -a "$got" = "t/x printed"
+check "and so does its subscribe() for the Python checks ($took s, '$got')" test "$took" -le 7 -a "$got" = "t/x printed"
 
 echo "MQTT through mosquitto, and a fleet of $N simulated boxes"
 MQ=$(freeport)

@@ -46,7 +46,7 @@ def peak_kb(pid):
 
 def replies(port, topic, count, seconds, send):
     """Subscribes to topic, runs send(), returns what arrived (up to count, within seconds)."""
-    sub = mqttsub.start(port, [topic], seconds, count=count)
+    sub = mqttsub.start(mqttsub.args(port, [topic], count=count), seconds)
     time.sleep(0.5)
     send()
     return mqttsub.finish(sub)

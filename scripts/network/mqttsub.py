@@ -6,6 +6,9 @@ the process then never exits (eclipse-mosquitto/mosquitto#3175, fixed in 2.0.21)
 the same handler. So each run here gets -W and is killed with SIGKILL GRACE seconds after it;
 mosquitto_sub flushes stdout after each message it prints, so what it printed is kept. A run
 that had to be killed says so on stderr.
+
+As a command (`msub` in scripts/test-network.sh): mqttsub.py SECONDS MOSQUITTO_SUB_ARGS...
+prints what it printed and exits with its status, 137 when it was killed.
 """
 import subprocess
 import sys
@@ -13,20 +16,24 @@ import sys
 GRACE = 5
 
 
-def start(port, topics, seconds, count=None, verbose=False, qos=None):
-    """mosquitto_sub on 127.0.0.1:port for `topics`, ending after `seconds` or `count` messages."""
-    args = ["mosquitto_sub", "-p", str(port)]
+def args(port, topics, count=None, verbose=False):
+    """mosquitto_sub's arguments for 127.0.0.1:port, `topics`, ending after `count` messages."""
+    a = ["-p", str(port)]
     for t in topics:
-        args += ["-t", t]
+        a += ["-t", t]
     if verbose:
-        args.append("-v")
-    if qos is not None:
-        args += ["-q", str(qos)]
+        a.append("-v")
     if count is not None:
-        args += ["-C", str(count)]
-    args += ["-W", str(seconds)]
-    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        a += ["-C", str(count)]
+    return a
+
+
+def start(arguments, seconds):
+    """mosquitto_sub with `arguments` and -W `seconds`, running."""
+    p = subprocess.Popen(["mosquitto_sub", *arguments, "-W", str(seconds)],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     p.seconds = seconds
+    p.killed = False
     return p
 
 
@@ -37,10 +44,17 @@ def finish(p):
     except subprocess.TimeoutExpired:
         p.kill()
         out, _ = p.communicate()
+        p.killed = True
         print("  (mosquitto_sub outlived its -W %s s by %s s and was killed: mosquitto#3175)" % (p.seconds, GRACE),
               file=sys.stderr, flush=True)
     return out
 
 
-def subscribe(port, topics, seconds, count=None, verbose=False, qos=None):
-    return finish(start(port, topics, seconds, count=count, verbose=verbose, qos=qos))
+def subscribe(port, topics, seconds, count=None, verbose=False):
+    return finish(start(args(port, topics, count=count, verbose=verbose), seconds))
+
+
+if __name__ == "__main__":
+    run = start(sys.argv[2:], int(sys.argv[1]))
+    sys.stdout.write(finish(run))
+    sys.exit(137 if run.killed else run.returncode)
