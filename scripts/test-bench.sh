@@ -77,12 +77,13 @@ job tables "$bench" --quick --plots "$out"
 # fixes fall back) rings the poor receiver's main-class nights 31, 354 and 785. off=doppler-slowing
 # (the Doppler hastening however fast the readings fall) rings held-out filter-speed nights 13095
 # and 15091 and lagged-speed nights 13805 and 19473, each the receiver's first large excursion after the
-# speed's trust. off=position-turning (on position alone, a fix counts however far its fixes
+# speed's trust; vq=0.2 (the readings allowed to fall a fifth of their fastest, not 0.15) rings
+# 13095 again. off=position-turning (on position alone, a fix counts however far its fixes
 # have turned back) rings held-out coupled night 17430 and filter speed 25411, each the receiver's
 # first excursion of its size.
 t=off=doppler-trust
 n=off=doppler-now
-mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n off=wander-reach off=doppler-weak-or-burst,$t wt=3 pm=0 pm=0.6 off=jumps off=jumps-untrusted jp=1000 off=persist-speed-trail off=persist-speed-independent off=persist-speed-now pv=0 off=persist-rising off=doppler-slowing off=position-turning"
+mutants="db=0.5 wd=1.5 ww=0.1 wd=6 off=weak-deadband $t vi=0,$n vi=-1,$n off=speed-lags,$n off=wander-reach off=doppler-weak-or-burst,$t wt=3 pm=0 pm=0.6 off=jumps off=jumps-untrusted jp=1000 off=persist-speed-trail off=persist-speed-independent off=persist-speed-now pv=0 off=persist-rising off=doppler-slowing vq=0.2 off=position-turning"
 # Behind the slowing rule: on the check's nights the readings' slowing also quiets what these
 # four quiet (the readings-now rule, the reach kept, the margin of 2.3, the Doppler's threshold
 # and minimum), so each is removed with off=doppler-slowing, and the nights the slowing rule

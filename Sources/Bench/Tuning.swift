@@ -72,6 +72,7 @@ enum Tuning {
         case "tm": s.dopplerTrustMargin = x
         case "vd": s.dopplerSlowing = x
         case "vw": s.dopplerSlowingSpan = .seconds(x)
+        case "vq": s.dopplerSlowingShare = x
         case "ts": s.dopplerTrustSpan = .seconds(x)
         case "rs": s.dopplerReachSpan = .seconds(x)
         case "ws": s.wanderReachSpan = .seconds(x)

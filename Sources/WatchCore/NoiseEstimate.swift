@@ -199,7 +199,13 @@ extension Watch {
             speedIndependent(s) && radialSpeed > max(ownBar(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
                 && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
-                && (s.guardsOff.contains(.dopplerSlowing) || recentNow >= recentPeak - s.dopplerSlowing)
+                && (s.guardsOff.contains(.dopplerSlowing) || recentNow >= recentPeak - slowingAllowed(s))
+        }
+
+        /// How far (m/s) this second may stand below the fastest of the span and still hasten:
+        /// `doppler_slowing`, or `doppler_slowing_share` of the fastest if that is more.
+        func slowingAllowed(_ s: WatchSettings) -> Double {
+            max(s.dopplerSlowing, s.dopplerSlowingShare * recentPeak)
         }
 
         /// How fast the readings carry the boat away this second (m/s): the mean `currentRadial`

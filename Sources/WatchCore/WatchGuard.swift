@@ -37,8 +37,9 @@ public enum WatchGuard: String, Hashable, Sendable, CaseIterable {
     /// smoothed speed alone, which keeps much of its value for a while after the boat stopped.
     case dopplerNow = "doppler-now"
     /// The Doppler hastens only while the readings hold their speed: this second's mean of the
-    /// median of the last three no more than `dopplerSlowing` below the fastest second's over
-    /// `dopplerSlowingSpan` (off: however fast they fall).
+    /// median of the last three no more than `dopplerSlowing` (or `dopplerSlowingShare` of the
+    /// fastest, if more) below the fastest second's over `dopplerSlowingSpan` (off: however fast
+    /// they fall).
     case dopplerSlowing = "doppler-slowing"
     /// A fix that leapt from the last farther than a boat moves in the time (`jumpSpeed`,
     /// `jumpSlack` times the receiver's measured step) while the speed said the boat stayed:

@@ -81,16 +81,22 @@ public struct WatchSettings: Hashable, Sendable {
     public var dopplerReachSpan: Duration? = nil
     /// The Doppler hastens only while the readings hold their speed: this second's mean of the
     /// median of the last three readings' radial speeds (`NoiseEstimate.currentRadial`) no more
-    /// than `dopplerSlowing` m/s below the fastest second's over the last `dopplerSlowingSpan`
+    /// than `dopplerSlowing` m/s, or `dopplerSlowingShare` of the fastest second's if that is
+    /// more, below the fastest second's over the last `dopplerSlowingSpan`
     /// (`WatchGuard.dopplerSlowing`). A receiver whose speed moves with its position reports its
     /// excursion's speed falling as the fixes near their turn, where they stand beyond the radius;
     /// the wind that drags a boat holds it at its speed. Without it the filter-speed and
     /// lagged-speed receivers' first large excursions after the speed's trust ring (held-out
     /// 13095, 13805, 15091, 19473), the smoothed speed 2.4 to 4.5 times a reach learnt on smaller
     /// ones; with it they are quiet. Its price: a drag that slows as the swing that carried it
-    /// out spends itself, the good receiver's 4 kn probe 4 / 7 / 7 s, without it 3 / 6 / 7
-    /// (Docs/benchmarks.md, "A first excursion turns").
+    /// out spends itself, the good receiver's 2 kn probe 6 / 9 / 9 s, without it 5 / 9 / 9
+    /// (Docs/benchmarks.md, "A first excursion turns"). The share lets a fast drag's swing rock
+    /// its speed: the swing moves the speed by about as much at 4 kn as at 2, and a turning
+    /// excursion's speed falls to nothing. From 1.67 m/s it allows more than 0.25: the 4 kn
+    /// probe 3 / 6 / 7 s, as without the rule (with the 0.25 alone 4 / 7 / 7); at 0.2 held-out
+    /// 13095 rings again.
     public var dopplerSlowing: Double = 0.25
+    public var dopplerSlowingShare: Double = 0.15
     public var dopplerSlowingSpan: Duration = .seconds(4)
     /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
     /// stood from where the boat lay, either way, in an outing that came back within

@@ -69,4 +69,37 @@ final class AnExcursionTurningNeverHastensTests: XCTestCase {
         XCTAssertEqual(ring, without, "the guard slowed a drag that held its speed")
         XCTAssertLessThan(ring, alone, "the speed did not hasten the drag")
     }
+
+    /// The same boat from 900 s dragging at 2.1 m/s (4 kn), its speed rocked 0.18 m/s either way
+    /// by the swing every 8 s: the readings fall up to 0.36 m/s from their fastest over 4 s, more
+    /// than `doppler_slowing` and less than `doppler_slowing_share` of the fastest.
+    private func fastDragRocking(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
+        var h = Harness.armed(radius: 46) { s in
+            s.noisePrior = 4
+            configure(&s)
+        }
+        var out = 0.0
+        for i in 0..<1200 {
+            var speed = 0.0
+            let k = i % 100
+            if i >= 100, i < 800, k < 20 { speed = k < 10 ? 0.3 : -0.3 }
+            if i >= 900 { speed = 2.1 + 0.18 * sin(2 * Double.pi * (Double(i - 900) / 8 + 0.75)) }
+            out += speed
+            let d = 30 + out + 4 * sin(2.1 * Double(i))
+            let v = speed + 0.05 * sin(1.3 * Double(i))
+            if h.sendAlongLine(north: d, speed: v) { return Double(i) }
+        }
+        return nil
+    }
+
+    /// A fast drag whose swing rocks its speed rings as soon as without the guard: the fall the
+    /// guard allows grows with the speed (`doppler_slowing_share`). With the 0.25 m/s alone it
+    /// rings later, so the drag tests the share.
+    func testAFastDragRockedByItsSwingRingsAsSoon() throws {
+        let ring = try XCTUnwrap(fastDragRocking(), "the drag never rang")
+        let without = try XCTUnwrap(fastDragRocking { $0.guardsOff.insert(.dopplerSlowing) })
+        let fixed = try XCTUnwrap(fastDragRocking { $0.dopplerSlowingShare = 0 })
+        XCTAssertEqual(ring, without, "the guard slowed a fast drag its swing rocked")
+        XCTAssertGreaterThan(fixed, ring, "the share made no difference to the drag")
+    }
 }
