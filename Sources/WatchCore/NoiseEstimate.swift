@@ -199,13 +199,14 @@ extension Watch {
             speedIndependent(s) && radialSpeed > max(ownBar(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
                 && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
-                && (s.guardsOff.contains(.dopplerSlowing) || recentNow >= recentPeak - slowingAllowed(s))
+                && (s.guardsOff.contains(.dopplerSlowing) || holdsItsSpeed(s))
         }
 
-        /// How far (m/s) this second may stand below the fastest of the span and still hasten:
-        /// `doppler_slowing`, or `doppler_slowing_share` of the fastest if that is more.
-        func slowingAllowed(_ s: WatchSettings) -> Double {
-            max(s.dopplerSlowing, s.dopplerSlowingShare * recentPeak)
+        /// This second stands no further below the fastest of the span than `doppler_slowing`, or
+        /// `doppler_slowing_share` of the fastest if that is more (the fastest found once).
+        func holdsItsSpeed(_ s: WatchSettings) -> Bool {
+            let peak = recentPeak
+            return recentNow >= peak - max(s.dopplerSlowing, s.dopplerSlowingShare * peak)
         }
 
         /// How fast the readings carry the boat away this second (m/s): the mean `currentRadial`
