@@ -20,26 +20,30 @@ final class AnExcursionTurningNeverHastensTests: XCTestCase {
     /// does: the fixes stand up to 8 m beyond the radius as the speed falls. Without `turns` it
     /// goes on at its fastest, as a drag does.
     private func firstRing(turns: Bool, _ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
+        let size = 20.0, length = 40.0, fastest = size * Double.pi / length
+        return firstRing(configure) { t in
+            if !turns, t >= length / 4 { return fastest }
+            return t < length ? fastest * sin(2 * Double.pi * t / length) : nil
+        }
+    }
+
+    /// The night above, the boat's speed `t` seconds after 900 s from `motion` (nil: back where
+    /// it lay, and still).
+    private func firstRing(_ configure: (inout WatchSettings) -> Void = { _ in },
+                           motion: (Double) -> Double?) -> Double? {
         var h = Harness.armed(radius: 46) { s in
             s.noisePrior = 4
             configure(&s)
         }
         var out = 0.0
-        let size = 20.0, length = 40.0, fastest = size * Double.pi / length
         for i in 0..<1200 {
             var speed = 0.0
             let k = i % 100
             if i >= 100, i < 800, k < 20 { speed = k < 10 ? 0.3 : -0.3 }
             if i >= 900 {
-                let t = Double(i - 900)
-                if !turns, t >= length / 4 {
-                    speed = fastest
-                } else if t < length {
-                    speed = fastest * sin(2 * Double.pi * t / length)
-                }
+                if let v = motion(Double(i - 900)) { speed = v } else { out = 0 }
             }
             out += speed
-            if turns, i >= 900 + Int(length) { out = 0 }
             let d = 30 + out + 4 * sin(2.1 * Double(i))
             let v = speed + 0.05 * sin(1.3 * Double(i))
             if h.sendAlongLine(north: d, speed: v) { return Double(i) }
@@ -74,22 +78,7 @@ final class AnExcursionTurningNeverHastensTests: XCTestCase {
     /// by the swing every 8 s: the readings fall up to 0.36 m/s from their fastest over 4 s, more
     /// than `doppler_slowing` and less than `doppler_slowing_share` of the fastest.
     private func fastDragRocking(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
-        var h = Harness.armed(radius: 46) { s in
-            s.noisePrior = 4
-            configure(&s)
-        }
-        var out = 0.0
-        for i in 0..<1200 {
-            var speed = 0.0
-            let k = i % 100
-            if i >= 100, i < 800, k < 20 { speed = k < 10 ? 0.3 : -0.3 }
-            if i >= 900 { speed = 2.1 + 0.18 * sin(2 * Double.pi * (Double(i - 900) / 8 + 0.75)) }
-            out += speed
-            let d = 30 + out + 4 * sin(2.1 * Double(i))
-            let v = speed + 0.05 * sin(1.3 * Double(i))
-            if h.sendAlongLine(north: d, speed: v) { return Double(i) }
-        }
-        return nil
+        firstRing(configure) { t in 2.1 + 0.18 * sin(2 * Double.pi * (t / 8 + 0.75)) }
     }
 
     /// A fast drag whose swing rocks its speed rings as soon as without the guard: the fall the
