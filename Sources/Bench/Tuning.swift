@@ -73,6 +73,7 @@ enum Tuning {
         case "vd": s.dopplerSlowing = x
         case "vw": s.dopplerSlowingSpan = .seconds(x)
         case "vq": s.dopplerSlowingShare = x
+        case "vh": s.dopplerSlowingHolds = x != 0
         case "ts": s.dopplerTrustSpan = .seconds(x)
         case "rs": s.dopplerReachSpan = .seconds(x)
         case "ws": s.wanderReachSpan = .seconds(x)

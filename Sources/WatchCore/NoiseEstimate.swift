@@ -196,10 +196,20 @@ extension Watch {
         /// its value for a while after the boat stopped, and an excursion's readings fall back
         /// below the bar while its smoothed speed still stands above it).
         public func movingAway(_ s: WatchSettings) -> Bool {
+            saysAway(s) && (s.guardsOff.contains(.dopplerSlowing) || holdsItsSpeed(s))
+        }
+
+        /// Every word of `movingAway` but the readings' holding their speed, which alone keeps
+        /// the Doppler from hastening: the boat moves away at a falling speed.
+        func movingAwaySlowing(_ s: WatchSettings) -> Bool {
+            !s.guardsOff.contains(.dopplerSlowing) && saysAway(s) && !holdsItsSpeed(s)
+        }
+
+        /// The words of `movingAway` before the readings' holding their speed.
+        func saysAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(ownBar(s), trustedAbove(s))
                 && (s.guardsOff.contains(.dopplerTrack) || trackSpeed >= s.dopplerAgreement * radialSpeed)
                 && (s.guardsOff.contains(.dopplerNow) || currentRadial > max(s.dopplerMinimum, trustedAbove(s)))
-                && (s.guardsOff.contains(.dopplerSlowing) || holdsItsSpeed(s))
         }
 
         /// This second stands no further below the fastest of the span than `doppler_slowing`, or

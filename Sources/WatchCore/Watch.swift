@@ -133,6 +133,9 @@ public struct Watch: Sendable {
         /// The readings' radial speed when it came (the median of the last three, m/s, away
         /// from the anchor positive; 0 without a speed).
         var away = 0.0
+        /// The Doppler said the boat moves away but for its falling speed: a fix beyond the
+        /// radius takes no evidence away.
+        var slowed = false
     }
 
     public init(settings: WatchSettings = WatchSettings()) {
@@ -438,6 +441,8 @@ public struct Watch: Sendable {
         // wander measured on its own fixes all along, and keeps the deadband.
         let widened = weak && noise.weakFor < 0.9 * noise.measuredFor && !settings.guardsOff.contains(.weakDeadband)
         var sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
+        sample.slowed = !moving && radial != nil && settings.dopplerSlowingHolds && distance > radius.value
+            && noise.movingAwaySlowing(settings)
         sample.reach = learnWanderReach(distance: distance, gap: gap, at: t)
         sample.steady = !weak && !noise.isBurst(reading.accuracy?.value) && noise.measuredFor >= settings.swingSpan.seconds
         sample.outing = noise.outingLongest
@@ -493,7 +498,8 @@ public struct Watch: Sendable {
         // Nor, on position alone, a fix of fixes that turned back: a receiver's excursion comes
         // back, a drag goes on.
         let alone = !s.moving && !persistent
-        let held = alone && (afterJump || z > 0 && turnedBack(s)) ? min(z, 0) : z
+        var held = alone && (afterJump || z > 0 && turnedBack(s)) ? min(z, 0) : z
+        if s.slowed { held = max(held, 0) }
         evidence = max(0, evidence + s.weight * min(max(held, -settings.evidencePerFix), cap) * min(gap, 1))
         evidenceAt = s.at
         return beyond

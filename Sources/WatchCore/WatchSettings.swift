@@ -97,6 +97,15 @@ public struct WatchSettings: Hashable, Sendable {
     /// 13095 rings again.
     public var dopplerSlowing: Double = 0.25
     public var dopplerSlowingShare: Double = 0.15
+    /// A second the readings' falling speed holds the Doppler back (every other word of
+    /// `NoiseEstimate.movingAway` saying the boat moves away) takes no evidence away from a fix
+    /// beyond the alert radius: it adds only what position alone would, and takes nothing. The
+    /// rule above asks whether the speed still hastens; a falling speed is not evidence that the
+    /// boat came back. Without it a drag whose speed dips for a second as its swing spends itself
+    /// lost the evidence it had built (the good receiver's 2 kn probe drag 24 rang at 6 s, 5
+    /// without the rule); the excursions the rule quiets stay quiet (Docs/benchmarks.md, "A
+    /// falling speed takes nothing back").
+    public var dopplerSlowingHolds = true
     public var dopplerSlowingSpan: Duration = .seconds(4)
     /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
     /// stood from where the boat lay, either way, in an outing that came back within

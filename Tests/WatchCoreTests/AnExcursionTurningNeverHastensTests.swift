@@ -91,4 +91,23 @@ final class AnExcursionTurningNeverHastensTests: XCTestCase {
         XCTAssertEqual(ring, without, "the guard slowed a fast drag its swing rocked")
         XCTAssertGreaterThan(fixed, ring, "the share made no difference to the drag")
     }
+
+    /// The same boat from 900 s dragging at 1.1 m/s (2 kn), its speed rocked 0.25 m/s either way
+    /// by the swing every 8 s, falling from the start: near each trough the readings stand more
+    /// than `doppler_slowing` below their fastest over 4 s, and the Doppler holds back for those
+    /// seconds.
+    private func slowDragRocking(_ configure: (inout WatchSettings) -> Void = { _ in }) -> Double? {
+        firstRing(configure) { t in 1.1 + 0.25 * sin(2 * Double.pi * (t / 8 + 0.5)) }
+    }
+
+    /// A second the falling speed holds the Doppler back takes no evidence away from a fix beyond
+    /// the radius (`doppler_slowing_holds`): the drag rings sooner than when that second spent
+    /// what the Doppler had built, and sooner than on position alone.
+    func testAFallingSpeedTakesNoEvidenceBack() throws {
+        let ring = try XCTUnwrap(slowDragRocking(), "the drag never rang")
+        let spent = try XCTUnwrap(slowDragRocking { $0.dopplerSlowingHolds = false })
+        let alone = try XCTUnwrap(slowDragRocking { $0.dopplerThreshold = .infinity })
+        XCTAssertLessThan(ring, spent, "a held second took back the evidence the Doppler had built")
+        XCTAssertLessThan(ring, alone, "the speed did not hasten the drag")
+    }
 }
