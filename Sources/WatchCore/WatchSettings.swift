@@ -97,6 +97,7 @@ public struct WatchSettings: Hashable, Sendable {
     /// 13095 rings again.
     public var dopplerSlowing: Double = 0.25
     public var dopplerSlowingShare: Double = 0.15
+    public var dopplerSlowingSpan: Duration = .seconds(4)
     /// A second the readings' falling speed holds the Doppler back (every other word of
     /// `NoiseEstimate.movingAway` saying the boat moves away) takes no evidence away from a fix
     /// beyond the alert radius: it adds only what position alone would, and takes nothing. The
@@ -106,7 +107,6 @@ public struct WatchSettings: Hashable, Sendable {
     /// without the rule); the excursions the rule quiets stay quiet (Docs/benchmarks.md, "A
     /// falling speed takes nothing back").
     public var dopplerSlowingHolds = true
-    public var dopplerSlowingSpan: Duration = .seconds(4)
     /// The position's excursion reach (`Watch.NoiseEstimate.wanderReach`: the farthest a fix
     /// stood from where the boat lay, either way, in an outing that came back within
     /// `wanderOutingSpan`) fades over `wanderReachSpan`. On position alone a fix's wander is at
