@@ -50,6 +50,9 @@ extension Watch {
         /// plausible speed): the smoothed speed follows the median of the last three, so one
         /// reading's speed never moves it.
         var priorRadial = 0.0, priorRadial2 = 0.0
+        /// This reading said every word of `movingAway` but the readings' holding their speed,
+        /// which alone kept the Doppler from hastening: the boat moves away at a falling speed.
+        public internal(set) var slowing = false
         /// The median of the last three readings' radial speeds (m/s): what the readings say now.
         public internal(set) var currentRadial = 0.0
         /// `currentRadial` of each second over the last `doppler_slowing_span`, summed, oldest
@@ -199,12 +202,6 @@ extension Watch {
             saysAway(s) && (s.guardsOff.contains(.dopplerSlowing) || holdsItsSpeed(s))
         }
 
-        /// Every word of `movingAway` but the readings' holding their speed, which alone keeps
-        /// the Doppler from hastening: the boat moves away at a falling speed.
-        func movingAwaySlowing(_ s: WatchSettings) -> Bool {
-            !s.guardsOff.contains(.dopplerSlowing) && saysAway(s) && !holdsItsSpeed(s)
-        }
-
         /// The words of `movingAway` before the readings' holding their speed.
         func saysAway(_ s: WatchSettings) -> Bool {
             speedIndependent(s) && radialSpeed > max(ownBar(s), trustedAbove(s))
@@ -318,7 +315,10 @@ extension Watch {
             }
             lastTrack = RadialFix(at: t, distance: distance)
             learnReach(dt: min(dt, 10), settings: s)
-            return radial != nil && movingAway(s)
+            let says = radial != nil && saysAway(s)
+            let holds = s.guardsOff.contains(.dopplerSlowing) || holdsItsSpeed(s)
+            slowing = says && !holds
+            return says && holds
         }
 
         /// What a holding fix tells of the receiver's weak fixes, its usual accuracy and its radial speed.

@@ -441,8 +441,7 @@ public struct Watch: Sendable {
         // wander measured on its own fixes all along, and keeps the deadband.
         let widened = weak && noise.weakFor < 0.9 * noise.measuredFor && !settings.guardsOff.contains(.weakDeadband)
         var sample = Sample(at: t, distance: distance, accuracy: accuracy, weight: weight, scale: scale, moving: moving, widened: widened)
-        sample.slowed = !moving && radial != nil && settings.dopplerSlowingHolds && distance > radius.value
-            && noise.movingAwaySlowing(settings)
+        sample.slowed = noise.slowing && settings.dopplerSlowingHolds && distance > radius.value
         sample.reach = learnWanderReach(distance: distance, gap: gap, at: t)
         sample.steady = !weak && !noise.isBurst(reading.accuracy?.value) && noise.measuredFor >= settings.swingSpan.seconds
         sample.outing = noise.outingLongest
